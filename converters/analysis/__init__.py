@@ -1,0 +1,15 @@
+"""Static analyses over gast trees. Each one only annotates nodes (see `converters.anno`).
+
+`resolve(node)` runs them all in dependency order: qualified names, activity, then the
+control-flow graphs that liveness and reaching definitions are computed on.
+"""
+from converters.analysis import activity, cfg, liveness, qual_names, reaching_definitions
+
+
+def resolve(node):
+    qual_names.resolve(node)
+    activity.resolve(node)
+    graphs = cfg.build_all(node)
+    liveness.resolve(graphs)
+    reaching_definitions.resolve(graphs)
+    return node

@@ -1,0 +1,195 @@
+"""Activity analysis: which symbols a piece of code reads and modifies.
+
+`resolve(tree)` annotates every function and lambda with `Static.SCOPE` and every
+compound statement with `Static.BODY_SCOPE` / `Static.ORELSE_SCOPE` (a `For`'s body scope
+includes its target, which the loop binds on every iteration).
+
+Scoping follows Python: a nested function, lambda, class or comprehension is its own
+scope. What it reads from the enclosing scope counts as a read where it is defined, and
+names it declares `nonlocal` and writes count as modifications there; its own locals
+(parameters, comprehension targets) are invisible outside.
+"""
+import gast
+
+from converters import anno
+from converters.analysis.qual_names import QN, qn_of
+
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+
+
+class Scope:
+    """Symbols read and modified by a block; `nonlocals`/`globals` as declared there."""
+
+    def __init__(self):
+        self.read = set()
+        self.modified = set()
+        self.nonlocals = set()
+        self.globals = set()
+
+    @property
+    def bound(self):
+        """Plain names rebound in the block."""
+        return {qn for qn in self.modified if not qn.is_composite}
+
+    @property
+    def locals(self):
+        """Names local to a function scope: bound there and not declared elsewhere."""
+        return {str(qn) for qn in self.bound} - self.nonlocals - self.globals
+
+    def merge(self, other):
+        self.read |= other.read
+        self.modified |= other.modified
+        return self
+
+    def __repr__(self):
+        return (f'Scope(read={sorted(map(str, self.read))}, '
+                f'modified={sorted(map(str, self.modified))})')
+
+
+class _Collector(gast.NodeVisitor):
+    def __init__(self):
+        self.scope = Scope()
+
+    def _symbol(self, node):
+        qn = qn_of(node)
+        if qn is None:
+            return
+        if isinstance(node.ctx, gast.Load):
+            self.scope.read.add(qn)
+        else:
+            self.scope.modified.add(qn)
+
+    def visit_Name(self, node):
+        self._symbol(node)
+
+    def visit_Attribute(self, node):
+        self._symbol(node)
+        self.visit(node.value)
+
+    def visit_Subscript(self, node):
+        self._symbol(node)
+        self.visit(node.value)
+        self.visit(node.slice)
+
+    def visit_AugAssign(self, node):
+        qn = qn_of(node.target)
+        if qn is not None:
+            self.scope.read.add(qn)
+        self.generic_visit(node)
+
+    def visit_Global(self, node):
+        self.scope.globals.update(node.names)
+
+    def visit_Nonlocal(self, node):
+        self.scope.nonlocals.update(node.names)
+
+    def visit_alias(self, node):
+        self.scope.modified.add(QN((node.asname or node.name).split('.')[0]))
+
+    def _visit_all(self, nodes):
+        for n in nodes:
+            if n is not None:
+                self.visit(n)
+
+    def _import_closure(self, inner):
+        """Reads and nonlocal writes of a nested scope, seen from this scope."""
+        local = inner.locals
+        self.scope.read |= {qn for qn in inner.read if str(qn.root) not in local}
+        self.scope.modified |= {qn for qn in inner.modified
+                                if str(qn.root) in inner.nonlocals}
+
+    def _visit_signature(self, args):
+        self._visit_all(args.defaults)
+        self._visit_all(args.kw_defaults)
+
+    def visit_FunctionDef(self, node):
+        self.scope.modified.add(QN(node.name))
+        self._visit_all(node.decorator_list)
+        self._visit_signature(node.args)
+        self._import_closure(function_scope(node))
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        self._visit_signature(node.args)
+        self._import_closure(function_scope(node))
+
+    def visit_ClassDef(self, node):
+        self.scope.modified.add(QN(node.name))
+        self._visit_all(node.decorator_list)
+        self._visit_all(node.bases)
+        self._visit_all(node.keywords)
+        body = block_scope(node.body)
+        self.scope.read |= body.read
+
+    def _visit_comprehension(self, node):
+        inner = _Collector()
+        inner.generic_visit(node)
+        targets = {qn for gen in node.generators for qn in block_scope([gen.target]).bound}
+        self.scope.read |= {qn for qn in inner.scope.read if qn.root not in targets}
+        self.scope.modified |= {qn for qn in inner.scope.modified
+                                if qn.root not in targets}
+
+    visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
+        _visit_comprehension
+
+
+def block_scope(nodes):
+    """Activity of a list of statements (or expressions) in the current scope."""
+    collector = _Collector()
+    for node in nodes:
+        collector.visit(node)
+    return collector.scope
+
+
+def function_scope(node):
+    """Activity of a function or lambda body; parameters count as modified."""
+    collector = _Collector()
+    args = node.args
+    for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
+        if arg is not None:
+            collector.scope.modified.add(QN(arg.id))
+    body = node.body if isinstance(node, _FUNCTIONS) else [node.body]
+    for stmt in body:
+        collector.visit(stmt)
+    return collector.scope
+
+
+def head_scope(node):
+    """Activity of the part of a compound statement that runs before its blocks."""
+    if isinstance(node, (gast.If, gast.While)):
+        return block_scope([node.test])
+    if isinstance(node, (gast.For, gast.AsyncFor)):
+        return block_scope([node.iter, node.target])
+    if isinstance(node, (gast.With, gast.AsyncWith)):
+        return block_scope(node.items)
+    if isinstance(node, gast.ExceptHandler):
+        return block_scope([n for n in (node.type, node.name) if n is not None])
+    if isinstance(node, gast.Try):
+        return Scope()
+    return block_scope([node])
+
+
+class _Annotator(gast.NodeVisitor):
+    def _function(self, node):
+        anno.setanno(node, anno.Static.SCOPE, function_scope(node))
+        self.generic_visit(node)
+
+    visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
+
+    def _compound(self, node):
+        body = block_scope(node.body)
+        if isinstance(node, (gast.For, gast.AsyncFor)):
+            body.merge(block_scope([node.target]))
+        anno.setanno(node, anno.Static.BODY_SCOPE, body)
+        anno.setanno(node, anno.Static.ORELSE_SCOPE, block_scope(getattr(node, 'orelse', [])))
+        self.generic_visit(node)
+
+    visit_If = visit_For = visit_AsyncFor = visit_While = visit_With = visit_AsyncWith = \
+        visit_Try = _compound
+
+
+def resolve(tree):
+    _Annotator().visit(tree)
+    return tree

@@ -1,0 +1,158 @@
+"""Control-flow graph of one function body, at statement granularity.
+
+A simple statement is one node; a compound statement is one node for its head (the test
+of `if`/`while`, the iteration of `for`, the items of `with`, the `try` itself, each
+`except` clause) followed by the nodes of its blocks. `break`, `continue`, `return` and
+`raise` jump where Python sends them (raise: to the exit; any statement of a `try` body
+may jump to its handlers). Nested functions are single nodes of their parent's graph and
+get graphs of their own.
+
+`Graph.stmt_next[id(stmt)]` is the set of nodes control can reach right after `stmt`
+(for a compound statement: the first nodes outside it), which is what "live after" and
+"defined after" need.
+"""
+import gast
+
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_LOOPS = (gast.For, gast.AsyncFor, gast.While)
+
+
+class Node:
+    def __init__(self, ast_node):
+        self.ast_node = ast_node
+        self.next = set()
+        self.prev = set()
+
+    def __repr__(self):
+        return f'Node({type(self.ast_node).__name__}@{getattr(self.ast_node, "lineno", "?")})'
+
+
+class Graph:
+    def __init__(self, function):
+        self.function = function
+        self.entry = Node(function)
+        self.exit = Node(None)
+        self.nodes = [self.entry]
+        self.head = {}  # id(ast node) -> Node for that statement (or its head)
+        self.stmt_next = {}
+
+    def connect(self, a, b):
+        a.next.add(b)
+        b.prev.add(a)
+
+
+class _Loop:
+    def __init__(self, head):
+        self.head = head
+        self.breaks = set()
+
+
+class _Builder:
+    def __init__(self, function):
+        self.graph = Graph(function)
+        self.leaves = {self.graph.entry}
+        self.loops = []
+
+    def add(self, ast_node):
+        node = Node(ast_node)
+        self.graph.nodes.append(node)
+        self.graph.head[id(ast_node)] = node
+        for leaf in self.leaves:
+            self.graph.connect(leaf, node)
+        self.leaves = {node}
+        return node
+
+    def block(self, stmts):
+        for stmt in stmts:
+            getattr(self, 'stmt_' + type(stmt).__name__, self.add)(stmt)
+
+    def stmt_If(self, node):
+        head = self.add(node)
+        self.block(node.body)
+        after_body, self.leaves = self.leaves, {head}
+        self.block(node.orelse)
+        self.leaves |= after_body
+
+    def stmt_While(self, node):
+        head = self.add(node)
+        loop = _Loop(head)
+        self.loops.append(loop)
+        self.block(node.body)
+        for leaf in self.leaves:
+            self.graph.connect(leaf, head)
+        self.loops.pop()
+        self.leaves = {head}
+        self.block(node.orelse)
+        self.leaves |= loop.breaks
+
+    stmt_For = stmt_AsyncFor = stmt_While
+
+    def stmt_Break(self, node):
+        self.loops[-1].breaks.add(self.add(node))
+        self.leaves = set()
+
+    def stmt_Continue(self, node):
+        self.graph.connect(self.add(node), self.loops[-1].head)
+        self.leaves = set()
+
+    def stmt_Return(self, node):
+        self.graph.connect(self.add(node), self.graph.exit)
+        self.leaves = set()
+
+    stmt_Raise = stmt_Return
+
+    def stmt_With(self, node):
+        self.add(node)
+        self.block(node.body)
+
+    stmt_AsyncWith = stmt_With
+
+    def stmt_Try(self, node):
+        start = len(self.graph.nodes)
+        self.add(node)
+        self.block(node.body)
+        may_raise = set(self.graph.nodes[start:])
+        self.block(node.orelse)
+        ends = self.leaves
+        for handler in node.handlers:
+            self.leaves = may_raise
+            self.add(handler)
+            self.block(handler.body)
+            ends |= self.leaves
+        self.leaves = ends
+        self.block(node.finalbody)
+
+    def build(self):
+        self.block(self.graph.function.body)
+        for leaf in self.leaves:
+            self.graph.connect(leaf, self.graph.exit)
+        self.graph.nodes.append(self.graph.exit)
+        self._index_statements(self.graph.function.body)
+        return self.graph
+
+    def _index_statements(self, stmts):
+        for stmt in stmts:
+            inside = {id(n) for n in gast.walk(stmt)}
+            nodes = [n for n in self.graph.nodes if id(n.ast_node) in inside]
+            self.graph.stmt_next[id(stmt)] = {s for n in nodes for s in n.next
+                                              if id(s.ast_node) not in inside}
+            if not isinstance(stmt, _FUNCTIONS + (gast.ClassDef,)):
+                for block in _blocks(stmt):
+                    self._index_statements(block)
+
+
+def _blocks(stmt):
+    for field in ('body', 'orelse', 'finalbody'):
+        yield getattr(stmt, field, [])
+    for handler in getattr(stmt, 'handlers', []):
+        yield handler.body
+
+
+def build(function):
+    """The CFG of one FunctionDef."""
+    return _Builder(function).build()
+
+
+def build_all(tree):
+    """CFGs of every function in `tree` (including `tree` itself)."""
+    return [build(n) for n in gast.walk(tree) if isinstance(n, _FUNCTIONS)]

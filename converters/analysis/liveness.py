@@ -1,0 +1,38 @@
+"""Liveness: the symbols whose current value may still be read.
+
+`resolve(graphs)` solves the backward dataflow problem on each CFG and annotates every
+statement of the function with `Static.LIVE_VARS_IN` (live before the statement runs)
+and `Static.LIVE_VARS_OUT` (live right after it completes), as frozensets of QNs.
+"""
+from converters import anno
+from converters.analysis import activity
+
+
+def _solve(graph):
+    effects = {node: activity.head_scope(node.ast_node) for node in graph.nodes
+               if node not in (graph.entry, graph.exit)}
+    live_in = {node: frozenset() for node in graph.nodes}
+    changed = True
+    while changed:
+        changed = False
+        for node in reversed(graph.nodes):
+            if node not in effects:
+                continue
+            out = frozenset().union(*(live_in[s] for s in node.next))
+            scope = effects[node]
+            new = frozenset(scope.read | (out - scope.modified))
+            if new != live_in[node]:
+                live_in[node], changed = new, True
+    return live_in
+
+
+def resolve(graphs):
+    for graph in graphs:
+        live_in = _solve(graph)
+        for node in graph.nodes:
+            if node.ast_node is None or node is graph.entry:
+                continue
+            following = graph.stmt_next.get(id(node.ast_node), node.next)
+            anno.setanno(node.ast_node, anno.Static.LIVE_VARS_IN, live_in[node])
+            anno.setanno(node.ast_node, anno.Static.LIVE_VARS_OUT,
+                         frozenset().union(*(live_in[s] for s in following)))

@@ -1,0 +1,53 @@
+"""Annotations attached to gast nodes under enum keys.
+
+Annotations live in one dict attribute per node, so `copy.deepcopy` carries them along
+with the node (templates and converters copy nodes freely). `Basic` keys are set by the
+converters for each other; `Static` keys are set by `converters.analysis`.
+"""
+import enum
+
+_ATTR = '___ag_anno'
+
+
+class Basic(enum.Enum):
+    QN = 'qualified name of a Name/Attribute/Subscript node'
+    SKIP_PROCESSING = 'converters leave this node and its children as they are'
+    EXTRA_LOOP_TEST = 'expression that must stay true for a loop to keep iterating'
+    LOOP_OPTIONS = 'keywords from set_loop_options, for the loop opts dict'
+    MAY_BE_UNDEFINED = 'a load of a name that may still hold an ag__.Undefined'
+    ORIGIN = 'the user node a generated node was made from'
+
+
+class Static(enum.Enum):
+    SCOPE = 'activity Scope of a function or lambda'
+    BODY_SCOPE = 'activity Scope of the body block of a compound statement'
+    ORELSE_SCOPE = 'activity Scope of the orelse block of a compound statement'
+    LIVE_VARS_IN = 'names live before the statement runs'
+    LIVE_VARS_OUT = 'names live after the statement completes normally'
+    DEFINED_VARS_IN = 'names definitely bound before the statement runs'
+    MAYBE_DEFINED_VARS_IN = 'names bound on at least one path to the statement'
+
+
+def _annos(node):
+    return node.__dict__.setdefault(_ATTR, {})
+
+
+def hasanno(node, key):
+    return key in getattr(node, _ATTR, {})
+
+
+def getanno(node, key, default=None):
+    return getattr(node, _ATTR, {}).get(key, default)
+
+
+def setanno(node, key, value):
+    _annos(node)[key] = value
+
+
+def delanno(node, key):
+    getattr(node, _ATTR, {}).pop(key, None)
+
+
+def copyanno(from_node, to_node, key):
+    if hasanno(from_node, key):
+        setanno(to_node, key, getanno(from_node, key))

@@ -1,0 +1,48 @@
+"""Fresh, readable names that never clash with a name of the converted code.
+
+A `Namer` is built from a whole tree (every identifier in it is taken, including
+globals it reads, attribute names are not identifiers and do not count) and hands out
+`base`, `base_1`, `base_2`, ... skipping anything taken or handed out before.
+"""
+import gast
+
+RESERVED = frozenset({'ag__'})
+
+
+def _identifiers(tree):
+    for node in gast.walk(tree):
+        if isinstance(node, gast.Name):
+            yield node.id
+        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+            yield node.name
+        elif isinstance(node, (gast.Global, gast.Nonlocal)):
+            yield from node.names
+        elif isinstance(node, gast.alias):
+            yield (node.asname or node.name).split('.')[0]
+        elif isinstance(node, gast.ExceptHandler) and node.name:
+            yield node.name if isinstance(node.name, str) else node.name.id
+
+
+class Namer:
+    def __init__(self, taken=()):
+        self._taken = set(RESERVED) | set(taken)
+        self._shared = {}
+
+    @classmethod
+    def for_tree(cls, tree):
+        return cls(_identifiers(tree))
+
+    def new_symbol(self, base):
+        """A name never returned before and not used in the tree."""
+        name, n = base, 0
+        while name in self._taken:
+            n += 1
+            name = f'{base}_{n}'
+        self._taken.add(name)
+        return name
+
+    def shared_symbol(self, base):
+        """One fresh name per base, reused: for parameters private to generated code."""
+        if base not in self._shared:
+            self._shared[base] = self.new_symbol(base)
+        return self._shared[base]

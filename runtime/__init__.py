@@ -1,0 +1,9 @@
+"""The numpy dataflow runtime: tensors, the op registry, graphs, sessions, variables,
+control flow and the staging operators converted code calls.
+
+Importing `runtime` registers every op. The user-facing names are in `runtime.api`,
+which `autograph_py` re-exports. This package never imports `converters` or
+`autograph_py` (DESIGN.md §2).
+"""
+
+from runtime import control_flow, ops, variables  # noqa: F401  (register the ops)

@@ -1,0 +1,88 @@
+"""Nested structures: lists, tuples (namedtuples too) and dicts of leaves.
+
+Contract: `flatten` lists the leaves depth-first (dicts in sorted key order);
+`pack_sequence_as(structure, leaves)` rebuilds the same structure from such a list;
+`assert_same_structure` raises a ValueError that says where two structures differ.
+"""
+
+
+def is_nested(value):
+    return isinstance(value, (list, tuple, dict))
+
+
+def _children(value):
+    if isinstance(value, dict):
+        return [value[k] for k in sorted(value, key=_sort_key)]
+    return list(value)
+
+
+def _sort_key(key):
+    return (type(key).__name__, key)
+
+
+def flatten(structure):
+    if not is_nested(structure):
+        return [structure]
+    leaves = []
+    for child in _children(structure):
+        leaves.extend(flatten(child))
+    return leaves
+
+
+def _rebuild(structure, children):
+    if isinstance(structure, dict):
+        keys = sorted(structure, key=_sort_key)
+        return type(structure)((k, c) for k, c in zip(keys, children))
+    if isinstance(structure, tuple) and hasattr(structure, "_fields"):
+        return type(structure)(*children)
+    return type(structure)(children)
+
+
+def pack_sequence_as(structure, flat):
+    flat = list(flat)
+    packed, used = _pack(structure, flat, 0)
+    if used != len(flat):
+        raise ValueError(f"structure has {used} leaves but {len(flat)} values were given")
+    return packed
+
+
+def _pack(structure, flat, start):
+    if not is_nested(structure):
+        return flat[start], start + 1
+    children = []
+    for child in _children(structure):
+        packed, start = _pack(child, flat, start)
+        children.append(packed)
+    return _rebuild(structure, children), start
+
+
+def map_structure(fn, structure, *others):
+    for other in others:
+        assert_same_structure(structure, other)
+    flat = [flatten(s) for s in (structure, *others)]
+    return pack_sequence_as(structure, [fn(*leaves) for leaves in zip(*flat)])
+
+
+def assert_same_structure(a, b, path="value"):
+    if is_nested(a) != is_nested(b):
+        raise ValueError(f"{path}: one is a nested structure ({_kind(a)}) and the other is "
+                         f"not ({_kind(b)})")
+    if not is_nested(a):
+        return
+    if isinstance(a, dict) != isinstance(b, dict):
+        raise ValueError(f"{path}: {_kind(a)} vs {_kind(b)}")
+    if isinstance(a, dict):
+        if set(a) != set(b):
+            raise ValueError(f"{path}: dict keys differ: {sorted(a, key=_sort_key)} vs "
+                             f"{sorted(b, key=_sort_key)}")
+        for k in sorted(a, key=_sort_key):
+            assert_same_structure(a[k], b[k], f"{path}[{k!r}]")
+        return
+    if len(a) != len(b):
+        raise ValueError(f"{path}: lengths differ ({len(a)} vs {len(b)})")
+    for i, (x, y) in enumerate(zip(a, b)):
+        assert_same_structure(x, y, f"{path}[{i}]")
+
+
+def _kind(value):
+    return type(value).__name__

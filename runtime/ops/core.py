@@ -1,0 +1,111 @@
+"""Core ops: Const, Placeholder, Identity; and `convert_to_tensor`, the entry of every op.
+
+Contract: `convert_to_tensor(value, dtype=None)` returns a tensor: tensors pass through
+(a dtype mismatch is a TypeError), Variables are read, Python and numpy values become
+eager tensors, or `Const` ops when a graph is being built. `binary_operands` applies the
+binary-op dtype rule of DESIGN.md §3.
+"""
+
+import numpy as np
+
+from runtime import context, dtypes
+from runtime.registry import OpDef, apply, register
+from runtime.shapes import TensorShape
+from runtime.tensor import EagerTensor, Tensor, to_array
+
+
+def _const_kernel(value, dtype):
+    return value
+
+
+def _const_infer(value, dtype):
+    return TensorShape(value.shape), dtype
+
+
+def _placeholder_kernel(dtype, shape):
+    raise ValueError("a placeholder must be fed a value")
+
+
+register(OpDef("Const", _const_kernel, _const_infer))
+register(OpDef("Placeholder", _placeholder_kernel, lambda dtype, shape: (shape, dtype)))
+register(OpDef("Identity", lambda x: x, lambda x: (x.shape, x.dtype),
+               grad=lambda op, g: (g,)))
+
+
+def constant(value, dtype=None, shape=None, name=None):
+    """A constant tensor (eager) or a `Const` op (graph mode) holding `value`."""
+    if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
+        raise TypeError(f"constant() needs a concrete value, got the symbolic tensor {value.name}")
+    array = to_array(value, dtype)
+    if shape is not None:
+        shape = tuple(shape)
+        if array.size == 1 and np.prod(shape, dtype=np.int64) != 1:
+            array = np.full(shape, array.reshape(()), dtype=array.dtype)
+        else:
+            try:
+                array = array.reshape(shape)
+            except ValueError:
+                raise ValueError(f"constant: cannot reshape a value with {array.size} elements "
+                                 f"to shape {shape}") from None
+    graph = context.current_graph()
+    if graph is None:
+        return EagerTensor(array)
+    return apply("Const", [], {"value": array, "dtype": dtypes.as_dtype(array.dtype)},
+                 op_name=name)
+
+
+def placeholder(dtype, shape=None, name=None):
+    """A graph input that `Session.run` must feed. Only valid while building a graph."""
+    from runtime.graph import make_placeholder
+
+    graph = context.current_graph()
+    if graph is None:
+        raise RuntimeError("placeholder() needs a graph: use it inside "
+                           "`with ag.Graph().as_default():`")
+    return make_placeholder(graph, dtypes.as_dtype(dtype), shape, name or "Placeholder")
+
+
+def convert_to_tensor(value, dtype=None, name=None):
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype is not dtypes.as_dtype(dtype):
+            raise TypeError(f"expected a {dtypes.as_dtype(dtype).name} tensor, got "
+                            f"{value.dtype.name} ({value!r})")
+        return value
+    read = getattr(value, "_as_tensor", None)
+    if read is not None:  # Variables
+        return convert_to_tensor(read(), dtype)
+    return constant(value, dtype, name=name)
+
+
+def identity(x, name=None):
+    return apply("Identity", [convert_to_tensor(x)], op_name=name)
+
+
+def _is_scalar_like(value):
+    return isinstance(value, (int, float, bool, np.generic)) or (
+        isinstance(value, (list, tuple)) and not any(isinstance(v, Tensor) for v in value))
+
+
+def binary_operands(x, y, op_name):
+    """Convert both operands of a binary op following the dtype rule (DESIGN.md §3)."""
+    x_tensor = isinstance(x, Tensor) or hasattr(x, "_as_tensor")
+    y_tensor = isinstance(y, Tensor) or hasattr(y, "_as_tensor")
+    if x_tensor and not y_tensor and _is_scalar_like(y):
+        x = convert_to_tensor(x)
+        return x, convert_to_tensor(_lossless(y, x.dtype, op_name))
+    if y_tensor and not x_tensor and _is_scalar_like(x):
+        y = convert_to_tensor(y)
+        return convert_to_tensor(_lossless(x, y.dtype, op_name)), y
+    x, y = convert_to_tensor(x), convert_to_tensor(y)
+    if x.dtype is not y.dtype:
+        raise TypeError(
+            f"{op_name}: both operands must have the same dtype, got {x.dtype.name} "
+            f"(shape {x.shape}) and {y.dtype.name} (shape {y.shape}); convert one with ag.cast")
+    return x, y
+
+
+def _lossless(value, dtype, op_name):
+    try:
+        return to_array(value, dtype)
+    except TypeError as e:
+        raise TypeError(f"{op_name}: {e}") from None

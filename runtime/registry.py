@@ -1,0 +1,93 @@
+"""The op registry: one row per op, and `apply`, the single way an op is executed.
+
+Contract:
+- `register(OpDef(...))` adds a row: the op's name, its numpy `kernel`, its static
+  `infer` rule (shape and dtype of each output from the inputs' specs), its `grad` rule
+  (reverse mode; `None` for ops that are not differentiable), and flags.
+- `apply(name, inputs, attrs)` takes tensors (already converted): eagerly it runs the
+  kernel now and records the op on active gradient tapes; in graph mode (a default graph,
+  or a symbolic input) it adds an `Operation` whose outputs carry the inferred shapes.
+- Kernel convention: `kernel(*arrays, **attrs)`, or `kernel(ctx, *arrays, **attrs)` when
+  `needs_context` (stateful ops: variables, print, control flow). A kernel returns one
+  array, or a tuple of arrays when the op has several outputs.
+- Infer convention: `infer(*specs, **attrs)` with specs having `.shape` (TensorShape) and
+  `.dtype`; returns `(shape, dtype)` or a list of them. It raises `ValueError`/`TypeError`
+  for invalid inputs; `apply` adds the op name, input shapes and dtypes to the message.
+"""
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+from runtime import context, recording
+from runtime.tensor import EagerTensor, SymbolicTensor
+
+_OPS = {}
+
+
+@dataclass(frozen=True)
+class OpDef:
+    name: str
+    kernel: Callable
+    infer: Callable
+    grad: Optional[Callable] = None
+    num_outputs: int = 1  # -1: as many as `infer` returns
+    stateful: bool = False
+    needs_context: bool = False
+
+
+def register(opdef):
+    if opdef.name in _OPS:
+        raise ValueError(f"op {opdef.name!r} is registered twice")
+    _OPS[opdef.name] = opdef
+    return opdef
+
+
+def get(name):
+    try:
+        return _OPS[name]
+    except KeyError:
+        raise KeyError(f"no op named {name!r} is registered") from None
+
+
+def registered_names():
+    return sorted(_OPS)
+
+
+def describe_inputs(inputs):
+    return ", ".join(f"shape={t.shape} dtype={t.dtype.name}" for t in inputs) or "no inputs"
+
+
+def apply(name, inputs, attrs=None, op_name=None):
+    """Run op `name` on `inputs` (tensors) now, or add it to the graph being built."""
+    opdef = _OPS[name]
+    attrs = attrs or {}
+    graph = context.current_graph()
+    if graph is None:
+        for t in inputs:
+            if isinstance(t, SymbolicTensor):
+                graph = t.graph
+                break
+    if graph is not None:
+        op = graph.create_op(opdef, inputs, attrs, name=op_name)
+        outputs = op.outputs
+    else:
+        outputs = _run_eager(opdef, inputs, attrs)
+    if recording.active_tapes:
+        recording.record(opdef, inputs, attrs, outputs)
+    return outputs[0] if opdef.num_outputs == 1 else outputs
+
+
+def _run_eager(opdef, inputs, attrs):
+    arrays = [t._value for t in inputs]
+    try:
+        if opdef.needs_context:
+            result = opdef.kernel(recording.EAGER_CONTEXT, *arrays, **attrs)
+        else:
+            result = opdef.kernel(*arrays, **attrs)
+    except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError) as e:
+        raise type(e)(f"{opdef.name}: {e} (inputs: {describe_inputs(inputs)})") from None
+    if opdef.num_outputs == 1:
+        return (EagerTensor(result if isinstance(result, np.ndarray) else np.asarray(result)),)
+    return tuple(EagerTensor(r if isinstance(r, np.ndarray) else np.asarray(r)) for r in result)

@@ -1,0 +1,134 @@
+"""`Session`: runs fetches of a graph with feeds, holding graph-created variables' values.
+
+Contract:
+- `Session(graph=None)` binds the default graph (the one being built, else the global
+  one). It is a context manager; `close()` releases the cached plans and values.
+- `run(fetches, feed_dict=None)`: fetches are tensors, operations, Variables or nested
+  lists/tuples/dicts of them; the result has the same structure (operations give None,
+  tensors numpy values). Any tensor can be fed (its producers are pruned). A plan is
+  compiled once per (fetches, fed tensors) and reused.
+- Feeds are checked: unknown or foreign tensors, a dtype that cannot hold the value
+  losslessly, a shape that contradicts the static shape — each a clear error naming the
+  tensor.
+- Variables created eagerly keep their value on the Variable; variables created in a
+  graph get a per-session value, initialized on first use from their initial value.
+"""
+
+import numpy as np
+
+from runtime import context, nest
+from runtime.executor import Plan, run_subgraph
+from runtime.graph import Operation, get_default_graph
+from runtime.tensor import EagerTensor, SymbolicTensor, to_array
+
+
+class Session:
+    def __init__(self, graph=None):
+        self.graph = graph if graph is not None else (context.current_graph() or
+                                                       get_default_graph())
+        self._plans = {}
+        self._variable_values = {}
+        self._closed = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def close(self):
+        self._closed = True
+        self._plans.clear()
+        self._variable_values.clear()
+
+    # --- run context used by stateful kernels -----------------------------------------
+
+    def read_variable(self, var):
+        if var.graph is None:
+            return var._value
+        value = self._variable_values.get(var)
+        if value is None:
+            value = self.run(var.initial_value)
+            value = self._variable_values[var] = np.asarray(value)
+        return value
+
+    def write_variable(self, var, value):
+        if var.graph is None:
+            var._value = value
+        else:
+            self._variable_values[var] = value
+
+    def run_subgraph(self, graph, inputs):
+        return run_subgraph(self, graph, inputs)
+
+    # --- run ------------------------------------------------------------------------
+
+    def run(self, fetches, feed_dict=None):
+        if self._closed:
+            raise RuntimeError("this Session is closed")
+        leaves = nest.flatten(fetches)
+        tensors, ops, pickers = [], [], []
+        for leaf in leaves:
+            pickers.append(self._fetch_target(leaf, tensors, ops))
+        feed_tensors, feed_values = self._feeds(feed_dict or {})
+        key = (tuple(map(id, tensors)), tuple(map(id, ops)), tuple(map(id, feed_tensors)))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = Plan(self.graph, tensors, ops, feed_tensors)
+        values = plan.run(self, feed_values)
+        results = [pick(values) for pick in pickers]
+        return nest.pack_sequence_as(fetches, results)
+
+    def _fetch_target(self, leaf, tensors, ops):
+        if isinstance(leaf, str):
+            leaf = (self.graph.get_tensor_by_name(leaf) if ":" in leaf
+                    else self.graph.get_operation_by_name(leaf))
+        as_graph_tensor = getattr(leaf, "_graph_tensor", None)
+        if as_graph_tensor is not None:  # a Variable: fetch its value
+            leaf = as_graph_tensor(self.graph)
+        if isinstance(leaf, SymbolicTensor):
+            self._check_graph(leaf.graph, leaf.name)
+            index = len(tensors)
+            tensors.append(leaf)
+            return lambda values: _fetched(values[index])
+        if isinstance(leaf, Operation):
+            self._check_graph(leaf.graph, leaf.name)
+            ops.append(leaf)
+            return lambda values: None
+        if isinstance(leaf, EagerTensor):
+            return lambda values: _fetched(leaf._value)
+        if leaf is None:
+            return lambda values: None
+        raise TypeError(f"cannot fetch {leaf!r} (type {type(leaf).__name__}): fetches must be "
+                        "tensors, operations, Variables or nested lists/tuples/dicts of them")
+
+    def _check_graph(self, graph, name):
+        if graph is not self.graph:
+            raise ValueError(f"{name} belongs to another graph than this Session's; create "
+                             "the Session inside that graph's `as_default()` block or pass "
+                             "Session(graph=...)")
+
+    def _feeds(self, feed_dict):
+        tensors, values = [], []
+        for key, value in feed_dict.items():
+            tensor = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
+            if not isinstance(tensor, SymbolicTensor):
+                raise TypeError(f"feed_dict keys must be symbolic tensors of the graph, got "
+                                f"{key!r}")
+            self._check_graph(tensor.graph, tensor.name)
+            try:
+                array = to_array(value, tensor.dtype)
+            except TypeError as e:
+                raise TypeError(f"cannot feed {tensor.name} (dtype {tensor.dtype.name}): {e}") \
+                    from None
+            if not tensor.shape.is_compatible_with(array.shape):
+                raise ValueError(f"cannot feed a value of shape {array.shape} for tensor "
+                                 f"{tensor.name}, which has shape {tensor.shape}")
+            tensors.append(tensor)
+            values.append(array)
+        return tensors, values
+
+
+def _fetched(value):
+    array = np.asarray(value)
+    return array[()] if array.ndim == 0 else array

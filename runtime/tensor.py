@@ -1,0 +1,269 @@
+"""Tensors: `EagerTensor` (a value) and `SymbolicTensor` (an output of a graph operation).
+
+Contract:
+- `EagerTensor` wraps a numpy array it never mutates; `.numpy()` returns it.
+- `SymbolicTensor` is output `index` of an `Operation`; its static `shape` may have
+  unknown dims. `bool()` and `iter()` of a symbolic tensor raise a `TypeError` that says
+  how to fix the code.
+- Python operators are attached by `runtime.tensor_operators`, next to the ops they call.
+- `to_array(value, dtype)` turns Python values into arrays with the dtype rules of
+  DESIGN.md §3 (int → int32, float → float32, bool → bool; numpy keeps its dtype).
+"""
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.shapes import TensorShape
+
+
+class Tensor:
+    """Base class of eager and symbolic tensors."""
+
+    __slots__ = ()
+    # numpy must defer to our operators when an ndarray is on the left.
+    __array_priority__ = 1000
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    @property
+    def rank(self):
+        return self.shape.rank
+
+    def get_shape(self):
+        return self.shape
+
+    __hash__ = object.__hash__
+
+
+class EagerTensor(Tensor):
+    __slots__ = ("_value", "_dtype", "_tape_id", "__weakref__")
+
+    def __init__(self, value, dtype=None):
+        self._value = value
+        self._dtype = dtype if dtype is not None else dtypes.as_dtype(value.dtype)
+        self._tape_id = None
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return TensorShape(self._value.shape)
+
+    @property
+    def ndim(self):
+        return self._value.ndim
+
+    @property
+    def device(self):
+        return "CPU:0"
+
+    def numpy(self):
+        return self._value
+
+    def __array__(self, dtype=None, copy=None):
+        return self._value if dtype is None else self._value.astype(dtype)
+
+    def __repr__(self):
+        text = np.array2string(self._value) if self._value.ndim else str(self._value)
+        if "\n" in text:
+            text = "\n" + text
+        return f"Tensor({text}, shape={self.shape}, dtype={self._dtype.name})"
+
+    __str__ = __repr__
+
+    def _scalar(self, what):
+        if self._value.size != 1:
+            raise TypeError(
+                f"{what}() needs a tensor with one element, got shape {self.shape}")
+        return self._value.reshape(()).item()
+
+    def __bool__(self):
+        return bool(self._scalar("bool"))
+
+    def __int__(self):
+        return int(self._scalar("int"))
+
+    def __float__(self):
+        return float(self._scalar("float"))
+
+    def __index__(self):
+        if not self._dtype.is_integer:
+            raise TypeError(f"only integer tensors can be used as an index, got {self._dtype}")
+        return int(self._scalar("index"))
+
+    def __complex__(self):
+        return complex(self._scalar("complex"))
+
+    def __format__(self, spec):
+        if spec and self._value.ndim == 0:
+            return format(self._value.item(), spec)
+        return format(str(self), spec)
+
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("len() of a scalar tensor")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("iteration over a scalar (0-d) tensor")
+        for row in self._value:
+            yield EagerTensor(np.asarray(row), self._dtype)
+
+    def __reduce__(self):
+        return EagerTensor, (self._value, self._dtype)
+
+
+class SymbolicTensor(Tensor):
+    __slots__ = ("op", "value_index", "_shape", "_dtype", "__weakref__")
+
+    def __init__(self, op, value_index, shape, dtype):
+        self.op = op
+        self.value_index = value_index
+        self._shape = shape if isinstance(shape, TensorShape) else TensorShape(shape)
+        self._dtype = dtype
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self):
+        return self._shape
+
+    def set_shape(self, shape):
+        shape = TensorShape(shape)
+        if not self._shape.is_compatible_with(shape):
+            raise ValueError(f"shape {shape} is incompatible with {self.name}'s shape {self._shape}")
+        if shape.dims is not None:
+            self._shape = shape
+
+    @property
+    def graph(self):
+        return self.op.graph
+
+    @property
+    def name(self):
+        return f"{self.op.name}:{self.value_index}"
+
+    def __repr__(self):
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
+    __str__ = __repr__
+
+    def __bool__(self):
+        raise TypeError(
+            f"Using a symbolic tensor ({self.name}) as a Python bool is not allowed: its "
+            "value is only known when the graph runs. Convert the function with "
+            "ag.to_graph or ag.function (autograph=True) so `if`/`while` on it are "
+            "staged, or use ag.cond / ag.while_loop.")
+
+    def __iter__(self):
+        raise TypeError(
+            f"Tensor objects are only iterable when eager execution is enabled ({self.name} "
+            "is symbolic). To iterate over it in a graph, convert the function with "
+            "ag.function(autograph=True) or ag.to_graph so the loop is staged.")
+
+    def __len__(self):
+        raise TypeError(
+            f"len() is not defined on the symbolic tensor {self.name}; use ag.shape(x)[0], "
+            "or convert the function so len() is staged.")
+
+    def _no_value(self, what):
+        raise TypeError(
+            f"{what}() of the symbolic tensor {self.name} is not known until the graph "
+            "runs; fetch it with Session.run or call the function eagerly.")
+
+    def __int__(self):
+        self._no_value("int")
+
+    def __float__(self):
+        self._no_value("float")
+
+    def __index__(self):
+        self._no_value("index")
+
+    def numpy(self):
+        self._no_value("numpy")
+
+    def __array__(self, dtype=None, copy=None):
+        self._no_value("numpy array")
+
+
+def is_tensor(x):
+    return isinstance(x, Tensor)
+
+
+def is_symbolic(x):
+    return isinstance(x, SymbolicTensor)
+
+
+def _int_array(value):
+    array = np.asarray(value)
+    if array.size and (array.max() > np.iinfo(np.int32).max or array.min() < np.iinfo(np.int32).min):
+        return array.astype(np.int64)
+    return array.astype(np.int32)
+
+
+def to_array(value, dtype=None):
+    """A numpy array for a Python value, numpy value or eager tensor.
+
+    Without `dtype`, Python numbers follow DESIGN.md §3. With `dtype`, the conversion must
+    be lossless (2.0 → int32 is fine, 2.5 → int32 is a TypeError).
+    """
+    if isinstance(value, EagerTensor):
+        array = value._value
+    elif isinstance(value, np.ndarray):
+        array = value
+    elif isinstance(value, np.generic):
+        array = np.asarray(value)
+    else:
+        array = np.asarray(value)
+        if dtype is None:
+            kind = array.dtype.kind
+            if kind == "f":
+                array = array.astype(np.float32)
+            elif kind in "iu":
+                array = _int_array(array)
+            elif kind in "US":
+                array = array.astype(object)
+            elif kind == "O":
+                raise TypeError(f"cannot convert {value!r} to a tensor: mixed or unsupported "
+                                "element types")
+    if dtype is None:
+        dtypes.as_dtype(array.dtype)  # rejects unsupported dtypes with a clear message
+        return array
+    dtype = dtypes.as_dtype(dtype)
+    if array.dtype == dtype.np_dtype:
+        return array
+    return cast_lossless(array, dtype, value)
+
+
+def cast_lossless(array, dtype, original):
+    """Cast `array` to `dtype`, refusing to drop information (e.g. 2.5 → int32)."""
+    if dtype is dtypes.string:
+        raise TypeError(f"cannot convert {original!r} to a string tensor")
+    if array.dtype.kind in "US" or array.dtype == object:
+        raise TypeError(f"cannot convert {original!r} to a tensor of dtype {dtype.name}")
+    with np.errstate(all="ignore"):
+        converted = array.astype(dtype.np_dtype)
+        back = converted.astype(array.dtype)
+    same = back == array
+    if array.dtype.kind == "f":
+        same = same | (np.isnan(array) & np.isnan(back)) if dtype.is_floating else same
+    if not np.all(same):
+        if dtype.is_floating and array.dtype.kind in "fiu":
+            return converted  # float precision loss is accepted, like TensorFlow
+        raise TypeError(
+            f"cannot convert {_short(original)} (dtype {array.dtype}) to a tensor of dtype "
+            f"{dtype.name} without losing information")
+    return converted
+
+
+def _short(value):
+    text = repr(value)
+    return text if len(text) < 60 else text[:57] + "..."

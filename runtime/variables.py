@@ -1,0 +1,195 @@
+"""`Variable`: mutable state, usable eagerly, in graphs and inside traced functions.
+
+Contract:
+- Created eagerly, a Variable holds its value itself (`_value`); every read and write,
+  eager or from a running graph, sees that one value (so state persists across calls of
+  a traced function).
+- Created while building a graph, its value lives in each Session, initialized on first
+  use from `initial_value` (no initializer op to run by hand).
+- Reads and writes are ops: eagerly they run at once (reads are recorded on gradient
+  tapes); in a graph they are stateful `ReadVariable` / `AssignVariable` /
+  `AssignAddVariable` / `AssignSubVariable` ops that run in program order in function
+  graphs.
+- A Variable behaves like a tensor in expressions (operators, `int()`, `.numpy()`, ops).
+- `creation_hooks` lets `function` forbid variable creation on retraces.
+"""
+
+from runtime import context
+from runtime.ops.core import convert_to_tensor
+from runtime.registry import OpDef, apply, register
+from runtime.shapes import TensorShape
+from runtime.tensor import EagerTensor, Tensor, to_array
+
+creation_hooks = []
+_names = {}
+
+
+def _check_value(var, value):
+    if not var.shape.is_compatible_with(value.shape):
+        raise ValueError(f"cannot assign a value of shape {TensorShape(value.shape)} to "
+                         f"variable '{var.name}' of shape {var.shape}")
+    return value
+
+
+def _read_kernel(ctx, var):
+    return ctx.read_variable(var)
+
+
+def _assign_kernel(ctx, value, var):
+    ctx.write_variable(var, _check_value(var, value))
+    return value
+
+
+def _assign_add_kernel(ctx, delta, var):
+    value = (ctx.read_variable(var) + delta).astype(var.dtype.np_dtype, copy=False)
+    ctx.write_variable(var, value)
+    return value
+
+
+def _assign_sub_kernel(ctx, delta, var):
+    value = (ctx.read_variable(var) - delta).astype(var.dtype.np_dtype, copy=False)
+    ctx.write_variable(var, value)
+    return value
+
+
+def _read_infer(var):
+    return var.shape, var.dtype
+
+
+def _assign_infer(value, var):
+    if value.dtype is not var.dtype:
+        raise TypeError(f"cannot assign a {value.dtype.name} value to variable '{var.name}' "
+                        f"of dtype {var.dtype.name}")
+    if not var.shape.is_compatible_with(value.shape):
+        raise ValueError(f"cannot assign a value of shape {value.shape} to variable "
+                         f"'{var.name}' of shape {var.shape}")
+    return var.shape, var.dtype
+
+
+register(OpDef("ReadVariable", _read_kernel, _read_infer, stateful=True, needs_context=True))
+register(OpDef("AssignVariable", _assign_kernel, _assign_infer, stateful=True,
+               needs_context=True))
+register(OpDef("AssignAddVariable", _assign_add_kernel, _assign_infer, stateful=True,
+               needs_context=True))
+register(OpDef("AssignSubVariable", _assign_sub_kernel, _assign_infer, stateful=True,
+               needs_context=True))
+
+
+def _unique_variable_name(name):
+    count = _names.get(name, 0)
+    _names[name] = count + 1
+    return name if count == 0 else f"{name}_{count}"
+
+
+class Variable:
+    __array_priority__ = 1000
+
+    def __init__(self, initial_value, dtype=None, trainable=True, name=None):
+        for hook in creation_hooks:
+            hook(self)
+        if callable(initial_value):
+            initial_value = initial_value()
+        self.name = _unique_variable_name(name or "Variable")
+        self.trainable = trainable
+        self._graph_reads = {}
+        graph = context.current_graph()
+        if graph is None and not (isinstance(initial_value, Tensor)
+                                  and not isinstance(initial_value, EagerTensor)):
+            self.graph = None
+            self._value = to_array(initial_value, dtype).copy()
+            self.initial_value = EagerTensor(self._value.copy())
+        else:
+            self.graph = graph if graph is not None else initial_value.graph
+            with self.graph.as_default():
+                self.initial_value = convert_to_tensor(initial_value, dtype)
+            self._value = None
+            self.graph.variables.append(self)
+        self.dtype = self.initial_value.dtype
+        self.shape = self.initial_value.shape
+
+    # --- reading ------------------------------------------------------------------------
+
+    def read_value(self):
+        return apply("ReadVariable", [], {"var": self})
+
+    value = read_value
+
+    def _as_tensor(self):
+        return self.read_value()
+
+    def _graph_tensor(self, graph):
+        """A read of this variable in `graph`, made once (for Session.run fetches)."""
+        tensor = self._graph_reads.get(id(graph))
+        if tensor is None:
+            with graph.as_default():
+                tensor = self._graph_reads[id(graph)] = self.read_value()
+        return tensor
+
+    def numpy(self):
+        if self.graph is not None:
+            raise TypeError(f"variable '{self.name}' belongs to a graph; fetch it with "
+                            "Session.run")
+        return self._value
+
+    def __array__(self, dtype=None, copy=None):
+        value = self.numpy()
+        return value if dtype is None else value.astype(dtype)
+
+    def __int__(self):
+        return int(self.read_value())
+
+    def __float__(self):
+        return float(self.read_value())
+
+    def __bool__(self):
+        return bool(self.read_value())
+
+    def __index__(self):
+        return self.read_value().__index__()
+
+    def __format__(self, spec):
+        return format(self.read_value(), spec)
+
+    def __repr__(self):
+        if self.graph is None:
+            return (f"<Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
+                    f"numpy={self._value!r}>")
+        return f"<Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}>"
+
+    __hash__ = object.__hash__
+
+    # --- writing ------------------------------------------------------------------------
+
+    def _write(self, op, value, read_value):
+        value = convert_to_tensor(value, self.dtype) if isinstance(value, Tensor) else \
+            convert_to_tensor(to_array(value, self.dtype))
+        result = apply(op, [value], {"var": self})
+        if context.current_graph() is None and self.graph is None:
+            return self if not read_value else result
+        return result
+
+    def assign(self, value, read_value=True):
+        return self._write("AssignVariable", value, read_value)
+
+    def assign_add(self, delta, read_value=True):
+        return self._write("AssignAddVariable", delta, read_value)
+
+    def assign_sub(self, delta, read_value=True):
+        return self._write("AssignSubVariable", delta, read_value)
+
+
+def _forward(name):
+    def method(self, *args):
+        return getattr(self.read_value(), name)(*args)
+
+    method.__name__ = name
+    return method
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+              "__truediv__", "__rtruediv__", "__floordiv__", "__rfloordiv__", "__mod__",
+              "__rmod__", "__pow__", "__rpow__", "__matmul__", "__rmatmul__", "__neg__",
+              "__pos__", "__abs__", "__lt__", "__le__", "__gt__", "__ge__", "__eq__", "__ne__",
+              "__and__", "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__invert__",
+              "__getitem__"):
+    setattr(Variable, _name, _forward(_name))
