@@ -15,7 +15,7 @@ Contract:
   for invalid inputs; `apply` adds the op name, input shapes and dtypes to the message.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Optional
 
 import numpy as np
@@ -42,6 +42,20 @@ def register(opdef):
         raise ValueError(f"op {opdef.name!r} is registered twice")
     _OPS[opdef.name] = opdef
     return opdef
+
+
+def register_gradient(name):
+    """Decorator: `@register_gradient("Add")` sets the grad rule of an existing row.
+
+    Rules are `grad(op, *output_grads) -> tuple(input grads, None where none flows)`;
+    `op` has `.inputs`, `.outputs` and `.attrs` (an Operation, or a tape record).
+    """
+
+    def decorate(fn):
+        _OPS[name] = replace(get(name), grad=fn)
+        return fn
+
+    return decorate
 
 
 def get(name):

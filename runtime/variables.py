@@ -93,8 +93,16 @@ class Variable:
         self.trainable = trainable
         self._graph_reads = {}
         graph = context.current_graph()
-        if graph is None and not (isinstance(initial_value, Tensor)
-                                  and not isinstance(initial_value, EagerTensor)):
+        symbolic_init = isinstance(initial_value, Tensor) and not isinstance(
+            initial_value, EagerTensor)
+        if graph is not None and getattr(graph, "lift_variables", False):
+            # Inside a traced function state must outlive the trace: make it eagerly.
+            if symbolic_init:
+                raise ValueError(
+                    f"a Variable created inside ag.function needs an initial value that "
+                    f"does not depend on the function's inputs, got {initial_value!r}")
+            graph = None
+        if graph is None and not symbolic_init:
             self.graph = None
             self._value = to_array(initial_value, dtype).copy()
             self.initial_value = EagerTensor(self._value.copy())

@@ -2,11 +2,17 @@
 
 `resolve(graphs)` annotates every statement with `Static.DEFINED_VARS_IN` (names bound
 on every path that reaches it) and `Static.MAYBE_DEFINED_VARS_IN` (bound on at least one
-path), as frozensets of plain names (str). Parameters are bound at entry. Names that are
-not local to the function (globals, closures) are not tracked: they count as defined.
+path), as frozensets of plain names (str). For a loop, "reaches it" means entering it
+from outside: what its own body binds on an earlier iteration does not count, since
+that is what a converted loop must carry itself. Parameters are bound at entry. Names
+that are not local to the function (globals, closures) are not tracked.
 """
+import gast
+
 from converters import anno
 from converters.analysis import activity
+
+_LOOPS = (gast.For, gast.AsyncFor, gast.While)
 
 
 def _solve(graph, defs, entry_defs, meet):
@@ -14,17 +20,32 @@ def _solve(graph, defs, entry_defs, meet):
     out = {node: universe if meet is frozenset.intersection else frozenset()
            for node in graph.nodes}
     out[graph.entry] = entry_defs
-    ins = {graph.entry: frozenset()}
     changed = True
     while changed:
         changed = False
         for node in graph.nodes[1:]:
-            preds = [out[p] for p in node.prev]
-            ins[node] = meet(*preds) if preds else frozenset()
-            new = ins[node] | defs.get(node, frozenset())
+            new = _meet(meet, [out[p] for p in node.prev]) | defs.get(node, frozenset())
             if new != out[node]:
                 out[node], changed = new, True
-    return ins
+    return out
+
+
+def _meet(meet, sets):
+    return meet(*sets) if sets else frozenset()
+
+
+def _parameters(function):
+    args = function.args
+    return frozenset(a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
+                     [args.vararg, args.kwarg] if a is not None)
+
+
+def _entry_preds(node):
+    """Predecessors of a statement's head; for a loop, only those outside the loop."""
+    if not isinstance(node.ast_node, _LOOPS):
+        return node.prev
+    inside = {id(n) for n in gast.walk(node.ast_node)}
+    return [p for p in node.prev if id(p.ast_node) not in inside]
 
 
 def resolve(graphs):
@@ -32,15 +53,12 @@ def resolve(graphs):
         defs = {node: frozenset(str(qn) for qn in
                                 activity.head_scope(node.ast_node).bound)
                 for node in graph.nodes[1:-1]}
-        params = frozenset(_parameters(graph.function))
+        params = _parameters(graph.function)
         definite = _solve(graph, defs, params, frozenset.intersection)
         maybe = _solve(graph, defs, params, frozenset.union)
         for node in graph.nodes[1:-1]:
-            anno.setanno(node.ast_node, anno.Static.DEFINED_VARS_IN, definite[node])
-            anno.setanno(node.ast_node, anno.Static.MAYBE_DEFINED_VARS_IN, maybe[node])
-
-
-def _parameters(function):
-    args = function.args
-    return [a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
-            [args.vararg, args.kwarg] if a is not None]
+            preds = _entry_preds(node)
+            anno.setanno(node.ast_node, anno.Static.DEFINED_VARS_IN,
+                         _meet(frozenset.intersection, [definite[p] for p in preds]))
+            anno.setanno(node.ast_node, anno.Static.MAYBE_DEFINED_VARS_IN,
+                         _meet(frozenset.union, [maybe[p] for p in preds]))

@@ -5,6 +5,8 @@ Contract: each rule takes specs (objects with `.shape`, `.dtype`) and attrs and 
 wrong (the registry adds the op name and the input shapes).
 """
 
+import numpy as np
+
 from runtime import dtypes
 from runtime.shapes import TensorShape
 
@@ -65,18 +67,93 @@ def logical(x, y, **_):
     return broadcast_shapes(x.shape, y.shape), dtypes.bool_
 
 
+def normalize_axes(axis, rank):
+    """`axis` (None, an int or a sequence) as a sorted tuple of distinct axes in [0, rank).
+
+    Kernels call it too, so eager and graph mode accept and reject the same axes.
+    """
+    if axis is None:
+        return tuple(range(rank))
+    axes = set()
+    for a in (axis if isinstance(axis, (tuple, list)) else (axis,)):
+        axes.add(normalize_axis(a, rank))
+    return tuple(sorted(axes))
+
+
+def normalize_axis(axis, rank, extra=0):
+    """One axis in [0, rank + extra) (`extra=1` where an axis may be appended)."""
+    size = rank + extra
+    if not -size <= axis < size:
+        raise ValueError(f"axis {axis} is out of range for a tensor of rank {rank} "
+                         f"(expected {-size} <= axis < {size})")
+    return axis % size
+
+
 def reduced_shape(shape, axis, keepdims):
     if shape.dims is None:
         return TensorShape(None)
-    rank = len(shape.dims)
-    if axis is None:
-        axes = set(range(rank))
-    else:
-        axes = set()
-        for a in (axis if isinstance(axis, (tuple, list)) else (axis,)):
-            if not -rank <= a < max(rank, 1):
-                raise ValueError(f"axis {a} is out of range for a tensor of rank {rank}")
-            axes.add(a % rank if rank else 0)
+    axes = set(normalize_axes(axis, len(shape.dims)))
     if keepdims:
         return TensorShape(1 if i in axes else d for i, d in enumerate(shape.dims))
     return TensorShape(d for i, d in enumerate(shape.dims) if i not in axes)
+
+
+# Dtype families an op accepts, as numpy kind letters: one check serves the infer rule
+# (on DTypes) and the kernel (on arrays), so both modes reject the same inputs.
+NUMERIC = "iuf"
+FLOAT = "f"
+INTEGER = "iu"
+BOOL = "b"
+ANY = "iufbO"
+_FAMILY_NAMES = {NUMERIC: "numeric", FLOAT: "floating-point", INTEGER: "integer",
+                 BOOL: "bool", ANY: "any"}
+
+
+def require_kind(np_dtype, kinds, role="inputs"):
+    """Raise a TypeError unless `np_dtype` (a numpy dtype) is in the family `kinds`."""
+    if np_dtype.kind not in kinds:
+        raise TypeError(f"{role} must be {_FAMILY_NAMES[kinds]} tensors, got "
+                        f"{dtypes.as_dtype(np_dtype).name}")
+
+
+def require_specs(kinds, *specs):
+    for spec in specs:
+        require_kind(spec.dtype.np_dtype, kinds)
+
+
+def broadcast_all(*shapes):
+    result = shapes[0]
+    for shape in shapes[1:]:
+        result = broadcast_shapes(result, shape)
+    return result
+
+
+def constant_value(spec):
+    """The value of a graph tensor when it is known while building (a `Const` output, or
+    the `Shape` of a fully defined tensor); None otherwise. Lets shape rules such as
+    Reshape's give static shapes when the shape argument is a constant."""
+    op = getattr(spec, "op", None)
+    if op is None:
+        return None
+    if op.type == "Const":
+        return op.attrs["value"]
+    if op.type == "Shape" and op.inputs[0].shape.is_fully_defined():
+        return np.array(op.inputs[0].shape.dims, dtype=spec.dtype.np_dtype)
+    return None
+
+
+def constant_dims(spec):
+    """A 1-D int tensor used as a shape: a tuple of its statically known entries (None for
+    unknown ones; -1 stays -1 for reshape), or None when even its length is unknown."""
+    value = constant_value(spec)
+    if value is not None:
+        return tuple(int(d) for d in value)
+    op = getattr(spec, "op", None)
+    if op is not None and op.type == "Shape":
+        return op.inputs[0].shape.dims
+    if op is not None and op.type == "Pack" and all(t.shape.rank == 0 for t in op.inputs):
+        return tuple(None if (v := constant_value(t)) is None else int(v) for t in op.inputs)
+    if spec.shape.rank != 1:
+        raise ValueError(f"a shape must be a 1-D integer tensor, got shape {spec.shape}")
+    length = spec.shape.dims[0]
+    return None if length is None else (None,) * length

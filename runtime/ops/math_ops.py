@@ -1,58 +1,86 @@
 """Elementwise arithmetic, comparison and logical ops, and matmul.
 
-Contract: one registry row per op (kernel, shape rule, gradient rule); the user-facing
-function converts its operands with `binary_operands` (the dtype rule) and calls `apply`.
+Contract: one registry row per op (kernel, shape rule, gradient rule — gradients are set
+later with `register_gradient`); each line below registers a row and defines the user
+function. Binary ops need operands of one dtype (Python scalars adapt losslessly) and
+broadcast like numpy. Result dtypes: the input dtype, except comparisons (bool) and
+`divide` (true division: int8/int16/uint8 → float32, int32/int64 → float64).
+`floordiv` and `mod` follow Python (floor) semantics; an integer zero divisor raises
+ZeroDivisionError.
 """
 
 import numpy as np
 
 from runtime.ops import infer
-from runtime.ops.core import binary_operands, convert_to_tensor
+from runtime.ops.core import binary_operands
+from runtime.ops.elementwise import binary, boolean, integer_division, true_division, unary
 from runtime.registry import OpDef, apply, register
 from runtime.shapes import TensorShape
 
-
-def _binary(op, x, y, name=None):
-    x, y = binary_operands(x, y, op)
-    return apply(op, [x, y], op_name=name)
+N, F, B, ANY = infer.NUMERIC, infer.FLOAT, infer.BOOL, infer.ANY
 
 
-register(OpDef("Add", np.add, infer.binary))
-register(OpDef("Sub", np.subtract, infer.binary))
-register(OpDef("Mul", np.multiply, infer.binary))
-register(OpDef("Less", np.less, infer.comparison))
-register(OpDef("Greater", np.greater, infer.comparison))
-register(OpDef("Square", np.square, infer.unary))
+def _sigmoid(x):
+    # tanh form: no overflow for large |x|, unlike 1 / (1 + exp(-x)).
+    return 0.5 * (np.tanh(0.5 * x) + 1)
 
 
-def add(x, y, name=None):
-    return _binary("Add", x, y, name)
+negative = unary("Neg", "negative", np.negative, N, "-x elementwise.")
+abs_ = unary("Abs", "abs", np.abs, N, "|x| elementwise.")
+square = unary("Square", "square", np.square, N, "x * x elementwise.")
+sqrt = unary("Sqrt", "sqrt", np.sqrt, F, "Square root (nan for negative x).")
+exp = unary("Exp", "exp", np.exp, F, "e ** x elementwise.")
+log = unary("Log", "log", np.log, F, "Natural logarithm (-inf at 0, nan below).")
+tanh = unary("Tanh", "tanh", np.tanh, F, "Hyperbolic tangent elementwise.")
+sigmoid = unary("Sigmoid", "sigmoid", _sigmoid, F, "1 / (1 + exp(-x)) elementwise.")
+logical_not = unary("LogicalNot", "logical_not", np.logical_not, B, "not x, on bool tensors.")
+
+add = binary("Add", "add", np.add, N, "x + y.")
+subtract = binary("Sub", "subtract", np.subtract, N, "x - y.")
+multiply = binary("Mul", "multiply", np.multiply, N, "x * y.")
+divide = binary("RealDiv", "divide", np.true_divide, N,
+                "x / y, true division (integers give floats, like TensorFlow's truediv).",
+                result=true_division, cast_inputs=True)
+floordiv = binary("FloorDiv", "floordiv", integer_division(np.floor_divide), N,
+                  "x // y, rounding toward -inf.")
+mod = binary("FloorMod", "mod", integer_division(np.mod), N,
+             "x % y with the sign of y (Python semantics).")
+pow_ = binary("Pow", "pow", np.power, N,
+              "x ** y (integer tensors cannot take negative integer exponents).")
+maximum = binary("Maximum", "maximum", np.maximum, N, "Elementwise maximum.")
+minimum = binary("Minimum", "minimum", np.minimum, N, "Elementwise minimum.")
+
+equal = binary("Equal", "equal", np.equal, ANY, "x == y elementwise (bool).", result=boolean)
+not_equal = binary("NotEqual", "not_equal", np.not_equal, ANY, "x != y elementwise (bool).",
+                   result=boolean)
+less = binary("Less", "less", np.less, N, "x < y elementwise (bool).", result=boolean)
+less_equal = binary("LessEqual", "less_equal", np.less_equal, N, "x <= y elementwise (bool).",
+                    result=boolean)
+greater = binary("Greater", "greater", np.greater, N, "x > y elementwise (bool).",
+                 result=boolean)
+greater_equal = binary("GreaterEqual", "greater_equal", np.greater_equal, N,
+                       "x >= y elementwise (bool).", result=boolean)
+
+logical_and = binary("LogicalAnd", "logical_and", np.logical_and, B, "x and y, on bools.")
+logical_or = binary("LogicalOr", "logical_or", np.logical_or, B, "x or y, on bools.")
+logical_xor = binary("LogicalXor", "logical_xor", np.logical_xor, B, "x != y, on bools.")
 
 
-def subtract(x, y, name=None):
-    return _binary("Sub", x, y, name)
+def _check_matmul_rank(a_rank, b_rank, a_shape, b_shape):
+    if a_rank is not None and a_rank < 2 or b_rank is not None and b_rank < 2:
+        raise ValueError(f"matmul needs tensors of rank >= 2, got shapes {a_shape} and {b_shape}")
 
 
-def multiply(x, y, name=None):
-    return _binary("Mul", x, y, name)
-
-
-def less(x, y, name=None):
-    return _binary("Less", x, y, name)
-
-
-def greater(x, y, name=None):
-    return _binary("Greater", x, y, name)
-
-
-def square(x, name=None):
-    return apply("Square", [convert_to_tensor(x)], op_name=name)
+def _matmul_kernel(a, b):
+    infer.require_kind(a.dtype, N)
+    _check_matmul_rank(a.ndim, b.ndim, TensorShape(a.shape), TensorShape(b.shape))
+    return np.matmul(a, b)
 
 
 def _matmul_infer(a, b):
+    infer.require_specs(N, a, b)
     infer.same_dtype(a, b)
-    if a.shape.rank is not None and a.shape.rank < 2 or b.shape.rank is not None and b.shape.rank < 2:
-        raise ValueError(f"matmul needs tensors of rank >= 2, got shapes {a.shape} and {b.shape}")
+    _check_matmul_rank(a.shape.rank, b.shape.rank, a.shape, b.shape)
     if a.shape.dims is None or b.shape.dims is None:
         return TensorShape(None), a.dtype
     k1, k2 = a.shape.dims[-1], b.shape.dims[-2]
@@ -62,9 +90,10 @@ def _matmul_infer(a, b):
     return TensorShape(batch.dims + (a.shape.dims[-2], b.shape.dims[-1])), a.dtype
 
 
-register(OpDef("MatMul", np.matmul, _matmul_infer))
+register(OpDef("MatMul", _matmul_kernel, _matmul_infer))
 
 
 def matmul(a, b, name=None):
+    """Matrix product of the last two axes; leading (batch) axes broadcast."""
     a, b = binary_operands(a, b, "matmul")
     return apply("MatMul", [a, b], op_name=name)

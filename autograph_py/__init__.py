@@ -1,0 +1,26 @@
+"""autograph_py: Python control flow over tensors, staged into dataflow graphs.
+
+`import autograph_py as ag` gives the whole user-facing API: the runtime's tensors, ops,
+graphs, sessions, variables and gradient tape (re-exported from `runtime.api`), and the
+converter's entry points `to_code`, `to_graph`, `function`, `convert`, `do_not_convert`.
+"""
+
+import converters
+from autograph_py import error_rewriting, source_map
+from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
+from autograph_py.function import ConcreteFunction, Function, function
+from runtime import errors as _runtime_errors
+from runtime.api import *  # noqa: F401,F403
+from runtime.api import __all__ as _runtime_all
+
+__version__ = "0.1.0"
+
+# Ops created by converted code (and by this package) are located at the user's line.
+_runtime_errors.add_library_dir(__file__)
+_runtime_errors.add_library_dir(converters.__file__)
+_runtime_errors.set_location_resolver(source_map.lookup)
+
+__all__ = list(_runtime_all) + [
+    "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
+    "Function", "ConcreteFunction", "error_rewriting", "__version__",
+]

@@ -1,0 +1,197 @@
+"""Converting live functions: `to_code`, `to_graph`, `converted_call`, and the directives
+`convert` / `do_not_convert`.
+
+Contract:
+- A function is parsed and converted once per (code object, options); each function
+  object (each closure) gets its own live copy sharing the original's cells and globals.
+- `to_graph(fn)` returns the converted callable (bound again for methods); exceptions
+  raised inside it carry notes with the user's file and line (`error_rewriting`).
+- `converted_call(f, *args, **kwargs)`, called by converted code for every call, converts
+  the user's own functions (and methods, callable objects, partials) on the fly, sends
+  builtins that meet tensors to their overloads, and calls library code as it is:
+  builtins, the standard library, installed packages, numpy, and autograph_py itself.
+- A user function that cannot be converted is run as it is, with a warning that says
+  why and where (exact on Python values; on symbolic tensors Python control flow then
+  raises the runtime's clear TypeError).
+"""
+
+import functools
+import inspect
+import os
+import sysconfig
+import types
+import warnings
+import weakref
+
+import gast
+
+from autograph_py import error_rewriting, loader
+from converters import parser, pipeline
+from converters.errors import ConversionError
+from converters.transformer import ConversionContext
+
+_factories = {}                        # (code, recursive) -> (factory, source)
+_instances = weakref.WeakKeyDictionary()  # fn -> {recursive: converted function}
+
+
+def _library_prefixes():
+    paths = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(here)
+    paths.update(os.path.join(root, pkg) for pkg in ("autograph_py", "runtime", "converters"))
+    return tuple(os.path.abspath(p) + os.sep for p in paths if p)
+
+
+_LIBRARY_PREFIXES = _library_prefixes()
+
+
+def do_not_convert(fn=None):
+    """Mark `fn` so that autograph calls it as it is (also seen statically by the CLI)."""
+    if fn is None:
+        return do_not_convert
+    target = getattr(fn, "__func__", fn)
+    try:
+        target.__ag_do_not_convert__ = True
+    except AttributeError:
+        pass
+    return fn
+
+
+def convert(recursive=True):
+    """Decorator: `@ag.convert()` replaces a function by its converted version."""
+    def decorate(fn):
+        return to_graph(fn, recursive=recursive)
+
+    return decorate
+
+
+def is_user_function(fn):
+    """True for functions written by the user (not library, stdlib or installed code)."""
+    if not isinstance(fn, types.FunctionType):
+        return False
+    if getattr(fn, "__ag_do_not_convert__", False) or getattr(fn, "__ag_converted__", False):
+        return False
+    filename = fn.__code__.co_filename
+    if filename.startswith("<"):
+        return False
+    return not os.path.abspath(filename).startswith(_LIBRARY_PREFIXES)
+
+
+def _as_function_def(node):
+    """Wrap a parsed lambda as `def lambda__(args): return body` so it converts alike."""
+    if isinstance(node, gast.Lambda):
+        ret = gast.Return(value=node.body)
+        fdef = gast.FunctionDef(name="lambda__", args=node.args, body=[ret],
+                                decorator_list=[], returns=None, type_comment=None,
+                                type_params=[])
+        for n in (ret, fdef):
+            gast.copy_location(n, node)
+        return fdef
+    return node
+
+
+def _factory(fn, recursive):
+    key = (fn.__code__, recursive)
+    entry = _factories.get(key)
+    if entry is None:
+        node, filename, _ = parser.parse_function(fn)
+        ctx = ConversionContext(filename=filename, recursive=recursive)
+        converted = pipeline.convert_function(_as_function_def(node), ctx)
+        source = pipeline.to_source(converted)
+        entry = _factories[key] = (loader.compile_factory(fn, converted, source), source)
+    return entry
+
+
+def _converted_function(fn, recursive=True):
+    """The raw converted function for `fn` (no error notes), made once per function."""
+    per_fn = _instances.get(fn)
+    if per_fn is None:
+        per_fn = _instances[fn] = {}
+    converted = per_fn.get(recursive)
+    if converted is None:
+        from autograph_py import operators
+
+        factory, _ = _factory(fn, recursive)
+        converted = per_fn[recursive] = loader.instantiate(factory, fn, operators)
+        converted.__ag_converted__ = True
+    return converted
+
+
+def _unwrap_callable(f):
+    """(python function, bound self or None) behind a function, method or callable."""
+    if isinstance(f, types.MethodType):
+        return f.__func__, f.__self__
+    if isinstance(f, types.FunctionType):
+        return f, None
+    call = getattr(type(f), "__call__", None)
+    if isinstance(call, types.FunctionType) and not isinstance(f, type):
+        return call, f
+    return None, None
+
+
+def to_code(fn, recursive=True):
+    """The converted source of `fn`, as `to_graph` runs it."""
+    fn, _ = _unwrap_callable(inspect.unwrap(fn))
+    if fn is None:
+        raise TypeError("to_code() needs a Python function or method")
+    return _factory(fn, recursive)[1]
+
+
+def to_graph(fn, recursive=True):
+    """The converted version of `fn`: Python semantics on Python values and eager tensors,
+    graph ops (`cond`, `while_loop`) on symbolic tensors."""
+    if getattr(fn, "__ag_converted__", False):
+        return fn
+    python_fn, bound_self = _unwrap_callable(fn)
+    if python_fn is None:
+        raise TypeError(f"to_graph() needs a Python function, method or callable object, got "
+                        f"{type(fn).__name__}")
+    converted = _converted_function(python_fn, recursive)
+
+    @functools.wraps(python_fn)
+    def with_error_notes(*args, **kwargs):
+        try:
+            return converted(*args, **kwargs)
+        except Exception as e:
+            error_rewriting.annotate(e)
+            raise
+
+    with_error_notes.__ag_converted__ = True
+    with_error_notes.__wrapped__ = python_fn
+    if bound_self is not None:
+        return types.MethodType(with_error_notes, bound_self)
+    return with_error_notes
+
+
+def _builtin_overloads():
+    from runtime.operators import py_builtins
+
+    return py_builtins.BUILTIN_OVERLOADS
+
+
+def converted_call(f, /, *args, **kwargs):
+    """Call `f` the way converted code needs (see the module docstring)."""
+    if isinstance(f, (types.BuiltinFunctionType, type)):
+        overload = _builtin_overloads().get(f)
+        if overload is not None:
+            return overload(*args, **kwargs)
+        return f(*args, **kwargs)
+    if isinstance(f, functools.partial):
+        return converted_call(f.func, *f.args, *args, **{**f.keywords, **kwargs})
+    python_fn, bound_self = _unwrap_callable(f)
+    if python_fn is None or not is_user_function(python_fn):
+        return f(*args, **kwargs)
+    try:
+        converted = _converted_function(python_fn)
+    except ConversionError as e:
+        warnings.warn(f"autograph_py could not convert {python_fn.__qualname__} and runs it "
+                      f"as it is: {e}", stacklevel=2)
+        python_fn.__ag_do_not_convert__ = True
+        return f(*args, **kwargs)
+    if bound_self is not None:
+        return converted(bound_self, *args, **kwargs)
+    return converted(*args, **kwargs)
+
+
+__all__ = ["to_code", "to_graph", "converted_call", "convert", "do_not_convert",
+           "is_user_function"]

@@ -1,0 +1,56 @@
+"""Point exceptions raised in converted code at the user's own file and line.
+
+Contract: `annotate(exc)` walks the traceback of `exc`; for every frame that runs
+generated code it adds, once, a PEP 678 note with the user's file, line, function and
+source text, innermost last, like a traceback of the original function. The exception
+itself (type, message, traceback) is left intact, so `except` clauses still work.
+"""
+
+import linecache
+
+from autograph_py import source_map
+
+_NOTED = "__autograph_noted__"
+
+
+def user_frames(tb):
+    frames = []
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        mapped = source_map.lookup(code.co_filename, tb.tb_lineno)
+        if mapped is not None:
+            frames.append((mapped[0], mapped[1], code.co_name))
+        tb = tb.tb_next
+    return frames
+
+
+def _dedupe(frames):
+    kept = []
+    for frame in frames:
+        if not kept or kept[-1][:2] != frame[:2]:
+            kept.append(frame)
+    return kept
+
+
+def annotate(exc):
+    if getattr(exc, _NOTED, False):
+        return exc
+    frames = _dedupe(user_frames(exc.__traceback__))
+    if not frames:
+        return exc
+    lines = ["raised in converted code; in your source:"]
+    for filename, lineno, function in frames:
+        lines.append(f'  File "{filename}", line {lineno}, in {function}')
+        text = linecache.getline(filename, lineno).strip()
+        if text:
+            lines.append(f"    {text}")
+    note = "\n".join(lines)
+    try:
+        if hasattr(exc, "add_note"):
+            exc.add_note(note)
+        elif exc.args and isinstance(exc.args[0], str):  # Python 3.10: no notes
+            exc.args = (f"{exc.args[0]}\n{note}",) + exc.args[1:]
+        setattr(exc, _NOTED, True)
+    except (AttributeError, TypeError):  # exceptions that refuse attributes or notes
+        pass
+    return exc

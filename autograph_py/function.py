@@ -1,0 +1,407 @@
+"""`function`: trace a Python function into a graph once per input signature, cache the
+compiled graph, and run it on later calls (TensorFlow's `tf.function`, DESIGN.md §5).
+
+Contract:
+- Cache key: for each argument, after binding to the signature with defaults applied,
+  a `TensorSpec` for tensors, numpy arrays and nested structures of them, the identity
+  for Variables, and the value itself (with its type) for hashable Python objects.
+  An unhashable Python argument is a TypeError that says what to do.
+- A miss traces: placeholders named after the parameters stand for tensor arguments, the
+  function (converted first when `autograph=True`) runs once on them in a function graph,
+  and the resulting `ConcreteFunction` compiles a plan. A hit only feeds and runs it.
+- Python side effects happen while tracing only; stateful ops (`ag.print`, assignments,
+  asserts) run on every call, in program order, returned or not.
+- Called while another graph is being built (a function calling a function), the
+  function is inlined into that graph: no separate trace, no cache entry.
+- Variables may be created on the first trace only; they are created eagerly, so their
+  state persists across calls. Outer Variables are read when the graph runs.
+- `input_signature` fixes the key: incompatible inputs raise ValueError. With
+  `reduce_retracing=True` a shape-only retrace generalizes differing dims to None.
+  More than `RETRACE_WARNING_THRESHOLD` traces of one function warns, naming the argument
+  that changed.
+- On a method, each instance gets its own `Function` (own cache, own variables).
+"""
+
+import inspect
+import warnings
+import weakref
+
+import numpy as np
+
+from autograph_py.conversion import to_graph
+from runtime import context, nest, variables
+from runtime.executor import Plan
+from runtime.graph import FuncGraph
+from runtime.recording import EAGER_CONTEXT
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, to_array
+from runtime.tensor_spec import TensorSpec
+from runtime.variables import Variable
+
+RETRACE_WARNING_THRESHOLD = 5
+
+
+class ConcreteFunction:
+    """One traced graph: call it with the tensor arguments of its signature."""
+
+    def __init__(self, graph, inputs, outputs, structured_outputs, input_specs):
+        self.graph = graph
+        self.inputs = inputs
+        self.outputs = outputs
+        self.structured_outputs = structured_outputs
+        self.input_specs = input_specs
+        self._plan = Plan(graph, outputs, graph.stateful_ops, inputs)
+        self._output_slots = [i for i, leaf in enumerate(nest.flatten(structured_outputs))
+                              if isinstance(leaf, SymbolicTensor)]
+
+    def _call_flat(self, arrays):
+        values = self._plan.run(EAGER_CONTEXT, arrays)
+        flat = nest.flatten(self.structured_outputs)
+        for slot, value in zip(self._output_slots, values):
+            flat[slot] = EagerTensor(value if isinstance(value, np.ndarray) else np.asarray(value))
+        if not nest.is_nested(self.structured_outputs):
+            return flat[0]
+        return nest.pack_sequence_as(self.structured_outputs, flat)
+
+    def __call__(self, *tensors):
+        if len(tensors) != len(self.inputs):
+            raise TypeError(f"this concrete function takes {len(self.inputs)} tensor "
+                            f"arguments, got {len(tensors)}")
+        arrays = []
+        for value, spec in zip(tensors, self.input_specs):
+            array = to_array(value, spec.dtype)
+            if not spec.shape.is_compatible_with(array.shape):
+                raise ValueError(f"expected a value compatible with {spec}, got shape "
+                                 f"{array.shape}")
+            arrays.append(array)
+        return self._call_flat(arrays)
+
+    def __repr__(self):
+        return f"<ConcreteFunction inputs={self.input_specs} outputs={self.outputs}>"
+
+
+def _is_tensor_like(value):
+    return isinstance(value, (Tensor, np.ndarray))
+
+
+def _leaf_key(value, path):
+    if isinstance(value, EagerTensor):
+        return (value._value.shape, value._dtype)
+    if isinstance(value, np.ndarray):
+        return TensorSpec.from_value(value)
+    if isinstance(value, Variable):
+        return ("Variable", id(value))
+    if isinstance(value, SymbolicTensor):
+        return ("symbolic", id(value))
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(
+            f"ag.function: argument {path} is an unhashable {type(value).__name__} "
+            f"({value!r:.60}); pass a tensor instead, or make it hashable (e.g. a tuple)") \
+            from None
+    return (type(value), value)
+
+
+def _structure_key(value, path):
+    if isinstance(value, (list, tuple)):
+        return (type(value),) + tuple(_structure_key(v, f"{path}[{i}]")
+                                      for i, v in enumerate(value))
+    if isinstance(value, dict):
+        return (dict,) + tuple((k, _structure_key(value[k], f"{path}[{k!r}]"))
+                               for k in sorted(value, key=repr))
+    return _leaf_key(value, path)
+
+
+def _spec_of(value):
+    spec = getattr(value, "spec", None)  # a _SpecArray from get_concrete_function
+    return spec if isinstance(spec, TensorSpec) else TensorSpec.from_value(value)
+
+
+class Function:
+    """A Python function traced into graphs, one per input signature (see module doc)."""
+
+    def __init__(self, fn, input_signature=None, autograph=True, reduce_retracing=False,
+                 name=None):
+        self.python_function = fn
+        self.input_signature = None if input_signature is None else list(input_signature)
+        self.autograph = autograph
+        self.reduce_retracing = reduce_retracing
+        self.name = name or getattr(fn, "__name__", "function")
+        self._signature = inspect.signature(fn)
+        self._params = list(self._signature.parameters.values())
+        self._simple_arity = (
+            len(self._params) if all(p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty
+                                     for p in self._params) else -1)
+        self._cache = {}
+        self._relaxed = []   # (specs, concrete) for reduce_retracing / input_signature
+        self._last_key = None
+        self._instances = weakref.WeakKeyDictionary()
+        self.trace_count = 0
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__name__ = self.name
+        self.__wrapped__ = fn
+        if self.input_signature is not None:
+            if len(self.input_signature) != len(self._params):
+                raise ValueError(f"input_signature has {len(self.input_signature)} specs but "
+                                 f"{self.name} takes {len(self._params)} arguments")
+            for spec in self.input_signature:
+                if not isinstance(spec, TensorSpec):
+                    raise TypeError(f"input_signature must be a list of TensorSpec, got "
+                                    f"{spec!r}")
+
+    # --- methods: one Function per instance ------------------------------------------------
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            bound = self._instances.get(instance)
+        except TypeError:
+            bound = None
+        if bound is None:
+            bound = Function(self.python_function.__get__(instance, owner),
+                             self.input_signature, self.autograph, self.reduce_retracing,
+                             self.name)
+            try:
+                self._instances[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    # --- calling ---------------------------------------------------------------------------
+
+    def _bind(self, args, kwargs):
+        if not kwargs and len(args) == self._simple_arity:
+            return list(args)
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"{self.name}(): {e}") from None
+        bound.apply_defaults()
+        return [bound.arguments[p.name] for p in self._params]
+
+    def __call__(self, *args, **kwargs):
+        values = self._bind(args, kwargs)
+        if context.current_graph() is not None or any(
+                isinstance(v, SymbolicTensor) for v in nest.flatten(values)):
+            return self._inline(values)
+        if self.input_signature is not None:
+            values = self._check_signature(values)
+        key = tuple(_structure_key(v, self._params[i].name) for i, v in enumerate(values))
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._lookup_relaxed(values) or self._trace(values, key)
+            self._cache[key] = concrete
+        return concrete._call_flat([_array(v) for v in nest.flatten(values)
+                                    if _is_tensor_like(v)])
+
+    def _inline(self, values):
+        fn = to_graph(self.python_function) if self.autograph else self.python_function
+        return fn(*self._call_args(values))
+
+    def _call_args(self, values):
+        args, kwargs = [], {}
+        for param, value in zip(self._params, values):
+            if param.kind == param.VAR_POSITIONAL:
+                args.extend(value)
+            elif param.kind == param.VAR_KEYWORD:
+                kwargs.update(value)
+            elif param.kind == param.KEYWORD_ONLY:
+                kwargs[param.name] = value
+            else:
+                args.append(value)
+        return args, kwargs
+
+    def _check_signature(self, values):
+        checked = []
+        for param, spec, value in zip(self._params, self.input_signature, values):
+            actual = _to_spec_value(value, spec)
+            if actual is None or not spec.is_compatible_with(actual):
+                got = TensorSpec.from_value(actual) if actual is not None else repr(value)
+                raise ValueError(
+                    f"Python inputs incompatible with input_signature: argument "
+                    f"'{param.name}' expected {spec}, got {got}")
+            checked.append(actual)
+        return checked
+
+    def _lookup_relaxed(self, values):
+        if not self._relaxed:
+            return None
+        leaves = nest.flatten(values)
+        for specs, structure, concrete in self._relaxed:
+            if _matches(specs, structure, values, leaves):
+                return concrete
+        return None
+
+    # --- tracing ---------------------------------------------------------------------------
+
+    def _trace_specs(self, values):
+        """Specs for the placeholders: the signature's, or relaxed ones, or the values'."""
+        leaves = [v for v in nest.flatten(values) if _is_tensor_like(v)]
+        if self.input_signature is not None:
+            return list(self.input_signature)
+        specs = [_spec_of(v) for v in leaves]
+        if self.reduce_retracing:
+            for old_specs, structure, _ in self._relaxed + self._cached_specs():
+                if len(old_specs) == len(specs) and all(
+                        a.dtype is b.dtype and a.shape.rank == b.shape.rank
+                        for a, b in zip(old_specs, specs)):
+                    return [a.most_specific_compatible(b) for a, b in zip(old_specs, specs)]
+        return specs
+
+    def _cached_specs(self):
+        return [(c.input_specs, None, c) for c in self._cache.values()]
+
+    def _trace(self, values, key):
+        specs = self._trace_specs(values)
+        self._warn_if_retracing(key)
+        graph = FuncGraph(self.name, None)
+        graph.lift_variables = True
+        placeholders = []
+        names = iter(self._placeholder_names(values))
+        spec_iter = iter(specs)
+
+        def placeholder_for(value):
+            if not _is_tensor_like(value):
+                return value
+            spec = next(spec_iter)
+            t = graph.add_input(next(names), spec.shape, spec.dtype)
+            placeholders.append(t)
+            return t
+
+        hook = self._variable_creation_guard()
+        variables.creation_hooks.append(hook)
+        try:
+            with graph.as_default():
+                call_values = [nest.map_structure(placeholder_for, v) for v in values]
+                args, kwargs = self._call_args(call_values)
+                fn = to_graph(self.python_function) if self.autograph else self.python_function
+                result = fn(*args, **kwargs)
+                structured = nest.map_structure(lambda leaf: _output_leaf(graph, leaf), result)
+        finally:
+            variables.creation_hooks.remove(hook)
+        outputs = [t for t in nest.flatten(structured) if isinstance(t, SymbolicTensor)]
+        graph.outputs = outputs
+        self.trace_count += 1
+        concrete = ConcreteFunction(graph, placeholders, outputs, structured, specs)
+        if self.reduce_retracing or self.input_signature is not None:
+            self._relaxed.append((specs, _python_structure(values), concrete))
+        return concrete
+
+    def _placeholder_names(self, values):
+        for param, value in zip(self._params, values):
+            leaves = [v for v in nest.flatten(value) if _is_tensor_like(v)]
+            if len(leaves) == 1 and not nest.is_nested(value):
+                yield param.name
+            else:
+                for i in range(len(leaves)):
+                    yield f"{param.name}_{i}"
+
+    def _variable_creation_guard(self):
+        traced_before = self.trace_count > 0
+
+        def guard(var):
+            if traced_before:
+                raise ValueError(
+                    f"ag.function '{self.name}' tried to create a Variable on a later trace "
+                    f"(trace #{self.trace_count + 1}); create variables on the first call "
+                    "only, e.g. in __init__ or behind `if self.v is None:`")
+
+        return guard
+
+    def _warn_if_retracing(self, key):
+        previous, self._last_key = self._last_key, key
+        if self.trace_count < RETRACE_WARNING_THRESHOLD or previous is None:
+            return
+        changed = [self._params[i].name for i, (a, b) in enumerate(zip(previous, key))
+                   if a != b]
+        warnings.warn(
+            f"ag.function '{self.name}' has been traced {self.trace_count + 1} times; "
+            f"argument(s) {', '.join(changed) or '(structure)'} changed since the last trace. "
+            "Pass tensors instead of Python values, use input_signature, or "
+            "reduce_retracing=True.", stacklevel=3)
+
+    def get_concrete_function(self, *args, **kwargs):
+        values = self._bind(args, kwargs)
+        values = [nest.map_structure(_spec_placeholder_value, v) for v in values]
+        if self.input_signature is not None:
+            values = self._check_signature(values)
+        key = tuple(_structure_key(v, self._params[i].name) for i, v in enumerate(values))
+        concrete = self._cache.get(key)
+        if concrete is None:
+            concrete = self._cache[key] = self._trace(values, key)
+            if not all(s.shape.is_fully_defined() for s in concrete.input_specs) and \
+                    not (self.reduce_retracing or self.input_signature is not None):
+                self._relaxed.append((concrete.input_specs, _python_structure(values),
+                                      concrete))
+        return concrete
+
+    def __repr__(self):
+        return f"<ag.function {self.name}: {self.trace_count} trace(s)>"
+
+
+def _array(value):
+    return value._value if isinstance(value, EagerTensor) else np.asarray(value)
+
+
+def _spec_placeholder_value(value):
+    """A zero array standing for a TensorSpec (for get_concrete_function)."""
+    if isinstance(value, TensorSpec):
+        if value.shape.dims is None:
+            raise ValueError("get_concrete_function needs a spec of known rank")
+        shape = [1 if d is None else d for d in value.shape.dims]
+        return _SpecArray(np.zeros(shape, value.dtype.np_dtype), value)
+    return value
+
+
+class _SpecArray(np.ndarray):
+    """A zero array that remembers the (possibly partial) spec it stands for."""
+
+    def __new__(cls, array, spec):
+        obj = np.asarray(array).view(cls)
+        obj.spec = spec
+        return obj
+
+
+def _to_spec_value(value, spec):
+    if isinstance(value, (EagerTensor, np.ndarray)):
+        return value
+    if isinstance(value, Variable) or isinstance(value, TensorSpec):
+        return None
+    try:
+        return EagerTensor(to_array(value, spec.dtype))
+    except (TypeError, ValueError):
+        return None
+
+
+def _python_structure(values):
+    return [nest.map_structure(lambda v: None if _is_tensor_like(v) else v, value)
+            for value in values]
+
+
+def _matches(specs, structure, values, leaves):
+    tensors = [v for v in leaves if _is_tensor_like(v)]
+    if len(tensors) != len(specs):
+        return False
+    if structure is not None and _python_structure(values) != structure:
+        return False
+    return all(s.is_compatible_with(_spec_of(t)) for s, t in zip(specs, tensors))
+
+
+def _output_leaf(graph, leaf):
+    if isinstance(leaf, SymbolicTensor):
+        return graph.capture(leaf)
+    if isinstance(leaf, EagerTensor):
+        return graph.capture(leaf)
+    if isinstance(leaf, Variable):
+        return leaf.read_value()
+    return leaf
+
+
+def function(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False,
+             name=None):
+    """`@ag.function`, `@ag.function(...)` or `ag.function(fn)`: see the module doc."""
+    def decorate(f):
+        return Function(f, input_signature, autograph, reduce_retracing, name)
+
+    return decorate if fn is None else decorate(fn)

@@ -1,0 +1,64 @@
+"""Turn converted source into a live function that behaves like the original.
+
+Contract: `load(fn, converted_node, source)` compiles `source` (the converted function's
+definition) inside a factory whose parameters are `ag__` and the original's free
+variables, then rebuilds the function with the original's globals, closure cells (shared,
+so `nonlocal` writes stay visible), defaults, keyword defaults, name, qualname, module
+and doc. The generated source is registered in `linecache` under a name of its own, so
+tracebacks show it, and in the source map, so errors name the user's lines.
+"""
+
+import itertools
+import linecache
+import textwrap
+import types
+
+from autograph_py import source_map
+
+_counter = itertools.count()
+_FACTORY = "autograph_factory__"
+
+
+def _generated_filename(fn):
+    return f"<autograph_py converted {fn.__module__}.{fn.__qualname__} #{next(_counter)}>"
+
+
+def compile_factory(fn, converted_node, source):
+    """Compile the factory once; the result is reusable for every closure of `fn`'s code."""
+    freevars = fn.__code__.co_freevars
+    params = ", ".join(("ag__",) + freevars)
+    body = textwrap.indent(source, "    ")
+    factory_source = f"def {_FACTORY}({params}):\n{body}\n    return {converted_node.name}\n"
+    filename = _generated_filename(fn)
+    source_map.register(filename, source, converted_node, 1, fn.__code__.co_filename)
+    code = compile(factory_source, filename, "exec")
+    namespace = {}
+    exec(code, {}, namespace)  # defines the factory only: runs no user code
+    # Tracebacks show the generated text the code was compiled from.
+    linecache.cache[filename] = (len(factory_source), None,
+                                 factory_source.splitlines(True), filename)
+    return namespace[_FACTORY]
+
+
+def instantiate(factory, fn, operators_module):
+    """A function running the converted code with `fn`'s globals, cells and defaults."""
+    freevars = fn.__code__.co_freevars
+    cells = dict(zip(freevars, fn.__closure__ or ()))
+    template = factory(operators_module, *([None] * len(freevars)))
+    code = template.__code__
+    closure = []
+    for name in code.co_freevars:
+        if name in cells:
+            closure.append(cells[name])
+        elif name == "ag__":
+            closure.append(types.CellType(operators_module))
+        else:
+            raise RuntimeError(f"converted code has an unexpected free variable {name!r}")
+    converted = types.FunctionType(code, fn.__globals__, fn.__name__, fn.__defaults__,
+                                   tuple(closure))
+    converted.__kwdefaults__ = fn.__kwdefaults__
+    converted.__qualname__ = fn.__qualname__
+    converted.__module__ = fn.__module__
+    converted.__doc__ = fn.__doc__
+    converted.__dict__.update(fn.__dict__)
+    return converted

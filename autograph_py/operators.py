@@ -1,0 +1,5 @@
+"""The module converted code calls as `ag__`: the runtime's staging operators plus
+`converted_call`, which needs the converter and so lives on this side of the layers."""
+
+from autograph_py.conversion import converted_call  # noqa: F401
+from runtime.operators import *  # noqa: F401,F403

@@ -1,0 +1,22 @@
+"""`assert test, msg` -> `ag__.assert_stmt(test, lambda: msg)`.
+
+The message stays lazy, as in Python; without one the thunk is `None`. After this
+pass no `assert` statement remains.
+"""
+import gast
+
+from converters import templates
+from converters.transformer import Transformer
+
+
+class AssertTransformer(Transformer):
+    def visit_Assert(self, node):
+        node = self.generic_visit(node)
+        if node.msg is None:
+            return templates.replace('ag__.assert_stmt(test, None)', test=node.test)
+        return templates.replace('ag__.assert_stmt(test, lambda: msg)', test=node.test,
+                                 msg=node.msg)
+
+
+def transform(node, ctx):
+    return AssertTransformer(ctx).visit(node)

@@ -1,0 +1,25 @@
+"""`a if c else b` -> `ag__.if_exp(c, lambda: a, lambda: b, 'a if c else b')`.
+
+The last argument is the user's source of the expression, for error messages. After
+this pass no IfExp remains (nested ternaries nest `if_exp` calls).
+"""
+import ast
+
+import gast
+
+from converters import templates
+from converters.transformer import Transformer
+
+
+class ConditionalExpressionTransformer(Transformer):
+    def visit_IfExp(self, node):
+        source = ast.unparse(gast.gast_to_ast(node))
+        node = self.generic_visit(node)
+        return templates.replace_as_expression(
+            'ag__.if_exp(test, lambda: body, lambda: orelse, source)', test=node.test,
+            body=node.body, orelse=node.orelse,
+            source=gast.Constant(value=source, kind=None))
+
+
+def transform(node, ctx):
+    return ConditionalExpressionTransformer(ctx).visit(node)

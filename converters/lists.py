@@ -1,0 +1,48 @@
+"""List mutation as value-returning operations, so staged lists see the new value.
+
+    l.append(x)      ->  l = ag__.list_append(l, x)
+    x = l.pop(i)     ->  l, x = ag__.list_pop(l, i)
+    l.pop(i)         ->  l = ag__.list_pop(l, i)[0]
+
+Only for receivers that are plain names (rebinding an attribute could run a property
+setter); list literals stay as they are.
+"""
+import gast
+
+from converters import templates
+from converters.transformer import Transformer
+
+
+def _method_call(node, method):
+    """The receiver Name of `name.method(...)` with positional args only, else None."""
+    if (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
+            node.func.attr == method and isinstance(node.func.value, gast.Name) and
+            not node.keywords and not any(isinstance(a, gast.Starred) for a in node.args)):
+        return node.func.value
+    return None
+
+
+class ListTransformer(Transformer):
+    def visit_Expr(self, node):
+        node = self.generic_visit(node)
+        receiver = _method_call(node.value, 'append')
+        if receiver is not None and len(node.value.args) == 1:
+            return templates.replace('l = ag__.list_append(l, x)', l=receiver,
+                                     x=node.value.args[0])
+        receiver = _method_call(node.value, 'pop')
+        if receiver is not None:
+            return templates.replace('l = ag__.list_pop(l, args)[0]', l=receiver,
+                                     args=node.value.args)
+        return node
+
+    def visit_Assign(self, node):
+        node = self.generic_visit(node)
+        receiver = _method_call(node.value, 'pop')
+        if receiver is None or len(node.targets) != 1:
+            return node
+        return templates.replace('l, target = ag__.list_pop(l, args)', l=receiver,
+                                 target=node.targets[0], args=node.value.args)
+
+
+def transform(node, ctx):
+    return ListTransformer(ctx).visit(node)

@@ -1,0 +1,142 @@
+"""Generate gast code from quoted Python with named placeholders.
+
+    replace('''
+        def name(args):
+            body
+    ''', name='if_body', args=[], body=stmts)
+
+A placeholder is any identifier of the template that is a keyword of `replace`: a Name,
+a function name, a parameter, a keyword argument name or a name in `global`/`nonlocal`.
+Values are strings (become Names), gast nodes (deep-copied, annotations included), or
+lists: a list of statements replaces a placeholder that stands alone as a statement, a
+list of strings fills `nonlocal`/`global` (an empty one drops the statement), a list of
+names fills a parameter list and a list of expressions fills call arguments.
+
+The template owns expression context: a value inserted where the template has a Store
+(assignment target) or Del position gets that context, Load everywhere else, so callers
+can pass the same node for a read and a write. Nodes that come from the template text
+have no location; `Transformer` gives them the location of the user node they replace.
+"""
+import copy
+import textwrap
+
+import gast
+
+_LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
+
+
+def _strip_locations(tree):
+    for node in gast.walk(tree):
+        for attr in _LOCATION:
+            if hasattr(node, attr):
+                delattr(node, attr)
+
+
+def set_ctx(node, ctx_type):
+    """Give a target expression (and the elements of a tuple/list target) a context."""
+    node.ctx = ctx_type()
+    if isinstance(node, (gast.Tuple, gast.List)):
+        for elt in node.elts:
+            set_ctx(elt, ctx_type)
+    elif isinstance(node, gast.Starred):
+        set_ctx(node.value, ctx_type)
+
+
+def _name(value, ctx):
+    return gast.Name(id=value, ctx=ctx, annotation=None, type_comment=None)
+
+
+class _Replacer(gast.NodeTransformer):
+    def __init__(self, replacements):
+        self.replacements = replacements
+
+    def _value(self, name):
+        return self.replacements.get(name)
+
+    def visit_Name(self, node):
+        value = self._value(node.id)
+        if value is None:
+            return node
+        if isinstance(value, str):
+            return _name(value, type(node.ctx)())
+        if isinstance(value, gast.AST):
+            new = copy.deepcopy(value)
+            if hasattr(new, 'ctx'):
+                set_ctx(new, type(node.ctx))
+            return new
+        raise ValueError(f'placeholder {node.id} cannot take {type(value).__name__} here')
+
+    def visit_Expr(self, node):
+        if isinstance(node.value, gast.Name):
+            value = self._value(node.value.id)
+            if isinstance(value, (list, tuple)):
+                return [copy.deepcopy(stmt) for stmt in value]
+            if isinstance(value, gast.stmt):
+                return copy.deepcopy(value)
+        return self.generic_visit(node)
+
+    def _rename(self, name):
+        value = self._value(name)
+        return name if value is None else value
+
+    def visit_FunctionDef(self, node):
+        node.name = self._rename(node.name)
+        return self.generic_visit(node)
+
+    def visit_arguments(self, node):
+        expanded = []
+        for arg in node.args:
+            value = self._value(arg.id)
+            if isinstance(value, (list, tuple)):
+                expanded.extend(_name(v, gast.Param()) if isinstance(v, str) else v
+                                for v in value)
+            else:
+                expanded.append(self.visit(arg))
+        node.args = expanded
+        return node
+
+    def visit_Call(self, node):
+        node.func = self.visit(node.func)
+        args = []
+        for arg in node.args:
+            value = self._value(arg.id) if isinstance(arg, gast.Name) else None
+            if isinstance(value, (list, tuple)):
+                args.extend(copy.deepcopy(v) for v in value)
+            else:
+                args.append(self.visit(arg))
+        node.args = args
+        node.keywords = [self.visit(k) for k in node.keywords]
+        return node
+
+    def visit_keyword(self, node):
+        if node.arg is not None:
+            node.arg = self._rename(node.arg)
+        return self.generic_visit(node)
+
+    def _declaration(self, node):
+        names = []
+        for name in node.names:
+            value = self._rename(name)
+            names.extend([value] if isinstance(value, str) else value)
+        if not names:
+            return None
+        node.names = names
+        return node
+
+    visit_Nonlocal = visit_Global = _declaration
+
+
+def replace(template, **replacements):
+    """The statements of `template` with placeholders replaced."""
+    tree = gast.parse(textwrap.dedent(template))
+    _strip_locations(tree)
+    tree = _Replacer(replacements).visit(tree)
+    return tree.body
+
+
+def replace_as_expression(template, **replacements):
+    """The single expression of `template` with placeholders replaced."""
+    stmts = replace(template, **replacements)
+    if len(stmts) != 1 or not isinstance(stmts[0], gast.Expr):
+        raise ValueError(f'template is not a single expression: {template!r}')
+    return stmts[0].value

@@ -1,0 +1,32 @@
+"""Reject what the pipeline cannot convert, with the user's file and line.
+
+After this pass the function contains no generator (`yield`), no coroutine (`async`,
+`await`) and no `global`/`nonlocal` declaration of a name it does not otherwise use in
+a way we can carry (those are accepted). Constructs that are only a problem in some
+positions (jumps inside `try`) are reported by the converter that meets them.
+"""
+import gast
+
+from converters import anno
+
+_MESSAGES = {
+    gast.Yield: 'generator functions (yield) are not supported',
+    gast.YieldFrom: 'generator functions (yield from) are not supported',
+    gast.Await: 'await is not supported',
+    gast.AsyncFunctionDef: 'async def is not supported',
+    gast.AsyncFor: 'async for is not supported',
+    gast.AsyncWith: 'async with is not supported',
+}
+
+
+def transform(node, ctx):
+    def check(n):
+        if anno.hasanno(n, anno.Basic.SKIP_PROCESSING):
+            return
+        if type(n) in _MESSAGES:
+            raise ctx.error(n, _MESSAGES[type(n)])
+        for child in gast.iter_child_nodes(n):
+            check(child)
+
+    check(node)
+    return node

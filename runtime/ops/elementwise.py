@@ -1,0 +1,105 @@
+"""Builders of registry rows for elementwise ops, and their user-facing functions.
+
+Contract: `unary(...)` / `binary(...)` register one row and return the user function.
+The row's kernel and infer rule share one dtype check (`kinds`) and one result-dtype rule
+(`result`), so eager and graph mode accept the same inputs and give the same dtype:
+the kernel casts numpy's result when numpy's promotion differs from the rule (e.g. int
+true division). Binary functions convert operands with `binary_operands` (DESIGN.md §3:
+equal dtypes, Python scalars take the tensor's dtype when lossless) and broadcast.
+"""
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.ops import infer
+from runtime.ops.core import binary_operands, convert_to_tensor
+from runtime.registry import OpDef, apply, register
+
+_BOOL = np.dtype(np.bool_)
+
+
+def same(np_dtype):
+    return np_dtype
+
+
+def boolean(np_dtype):
+    return _BOOL
+
+
+def true_division(np_dtype):
+    """TensorFlow's truediv: small ints → float32, int32/int64 → float64, floats stay."""
+    if np_dtype.kind in "iu":
+        return np.dtype(np.float32 if np_dtype.itemsize <= 2 else np.float64)
+    return np_dtype
+
+
+def _kernel(fn, kinds, result, cast_inputs):
+    def kernel(*arrays):
+        for a in arrays:
+            infer.require_kind(a.dtype, kinds)
+        want = result(arrays[0].dtype)
+        if cast_inputs and arrays[0].dtype != want:
+            arrays = [a.astype(want) for a in arrays]
+        # TensorFlow returns inf/nan silently where numpy would warn.
+        with np.errstate(all="ignore"):
+            out = fn(*arrays)
+        return out if out.dtype == want else out.astype(want)
+
+    return kernel
+
+
+def _infer(kinds, result):
+    def rule(*specs):
+        infer.require_specs(kinds, *specs)
+        dtype = infer.same_dtype(*specs)
+        shape = infer.broadcast_all(*(s.shape for s in specs))
+        return shape, dtypes.as_dtype(result(dtype.np_dtype))
+
+    return rule
+
+
+def _register(op, fn, kinds, result, cast_inputs):
+    register(OpDef(op, _kernel(fn, kinds, result, cast_inputs), _infer(kinds, result)))
+
+
+def _named(fn, name, doc):
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+def unary(op, name, fn, kinds, doc, result=same):
+    """Register `op` (y = fn(x), elementwise) and return the user function `name(x)`."""
+    _register(op, fn, kinds, result, cast_inputs=False)
+
+    def user_fn(x, name=None):
+        return apply(op, [convert_to_tensor(x)], op_name=name)
+
+    return _named(user_fn, name, doc)
+
+
+def binary(op, name, fn, kinds, doc, result=same, cast_inputs=False):
+    """Register `op` (z = fn(x, y), broadcasting) and return the user function `name(x, y)`.
+
+    `cast_inputs`: cast both operands to the result dtype before `fn` (truediv on ints
+    divides in floating point, as TensorFlow does).
+    """
+    _register(op, fn, kinds, result, cast_inputs)
+
+    def user_fn(x, y, name=None):
+        x, y = binary_operands(x, y, user_fn.__name__)
+        return apply(op, [x, y], op_name=name)
+
+    return _named(user_fn, name, doc)
+
+
+def integer_division(fn):
+    """`fn` for floordiv/mod, raising ZeroDivisionError on an integer zero divisor (numpy
+    would warn and return 0, TensorFlow raises)."""
+
+    def divide(x, y):
+        if y.dtype.kind in "iu" and np.any(y == 0):
+            raise ZeroDivisionError("integer division by zero")
+        return fn(x, y)
+
+    return divide

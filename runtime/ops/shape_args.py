@@ -1,0 +1,73 @@
+"""Shape arguments (of reshape, fill, zeros, random ops): static when possible, else a tensor.
+
+Contract: `split(shape, op)` returns `(static, inputs)`: a tuple of ints in `static` and no
+inputs when the shape is known now (Python ints, a fully defined TensorShape, an eager
+tensor), else `static=None` and one 1-D int32 tensor input (a symbolic tensor, or a list
+mixing ints and symbolic scalars, which is stacked). Kernels get the shape back with
+`resolve(static, inputs)`; infer rules with `infer_target(static, specs)`, which gives
+the statically known dims (None where unknown).
+Static shapes stay in attrs so graphs print them and need no extra Const ops.
+"""
+
+import numbers
+
+import numpy as np
+
+from runtime import dtypes
+from runtime.ops import infer
+from runtime.ops.core import convert_to_tensor
+from runtime.shapes import TensorShape
+from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+
+
+def _static_dim(d):
+    if isinstance(d, EagerTensor):
+        return int(d)
+    if isinstance(d, numbers.Integral):
+        return int(d)
+    return None
+
+
+def split(shape, op):
+    if isinstance(shape, TensorShape):
+        if not shape.is_fully_defined():
+            raise ValueError(f"{op}: shape {shape} must be fully defined")
+        return tuple(shape.dims), []
+    if isinstance(shape, EagerTensor) or isinstance(shape, np.ndarray):
+        array = np.asarray(shape)
+        if array.dtype.kind not in "iu" or array.ndim > 1:
+            raise TypeError(f"{op}: a shape must be a 1-D integer tensor, got dtype "
+                            f"{array.dtype} and shape {array.shape}")
+        return tuple(int(d) for d in array.reshape(-1)), []
+    if isinstance(shape, SymbolicTensor):
+        if not shape.dtype.is_integer:
+            raise TypeError(f"{op}: a shape must be an integer tensor, got {shape.dtype.name}")
+        return None, [shape]
+    if isinstance(shape, numbers.Integral):
+        return (int(shape),), []
+    if not isinstance(shape, (list, tuple)):
+        raise TypeError(f"{op}: expected a shape (list of ints or 1-D int tensor), got "
+                        f"{shape!r}")
+    dims = [_static_dim(d) for d in shape]
+    if all(d is not None for d in dims):
+        return tuple(dims), []
+    from runtime.ops.array_ops import stack
+
+    parts = [convert_to_tensor(d if isinstance(d, Tensor) else int(d), dtypes.int32)
+             for d in shape]
+    return None, [stack(parts)]
+
+
+def resolve(static, arrays):
+    """The shape as a tuple of ints, in a kernel."""
+    if static is not None:
+        return static
+    return tuple(int(d) for d in arrays[0])
+
+
+def infer_target(static, specs):
+    """The shape's known entries in an infer rule: a tuple of ints (-1 kept for reshape)
+    and None for unknown entries, or None when even the rank is unknown."""
+    if static is not None:
+        return static
+    return infer.constant_dims(specs[0])
