@@ -11,7 +11,9 @@ from autograph_py.conversion import convert, converted_call, do_not_convert, to_
 from autograph_py.function import ConcreteFunction, Function, function
 from runtime import errors as _runtime_errors
 from runtime.api import *  # noqa: F401,F403
-from runtime.api import __all__ as _runtime_all
+from runtime.api import __all__ as _ops_all
+from runtime.core_api import *  # noqa: F401,F403
+from runtime.core_api import __all__ as _core_all
 
 __version__ = "0.1.0"
 
@@ -20,7 +22,7 @@ _runtime_errors.add_library_dir(__file__)
 _runtime_errors.add_library_dir(converters.__file__)
 _runtime_errors.set_location_resolver(source_map.lookup)
 
-__all__ = list(_runtime_all) + [
+__all__ = list(_ops_all) + list(_core_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
     "Function", "ConcreteFunction", "error_rewriting", "__version__",
 ]

@@ -197,7 +197,8 @@ class Function:
 
     def _inline(self, values):
         fn = to_graph(self.python_function) if self.autograph else self.python_function
-        return fn(*self._call_args(values))
+        args, kwargs = self._call_args(values)
+        return fn(*args, **kwargs)
 
     def _call_args(self, values):
         args, kwargs = [], {}

@@ -50,9 +50,17 @@ def _specs_infer(*inputs, output_specs, **attrs):
     return list(output_specs)
 
 
-register(OpDef("If", _if_kernel, _specs_infer, num_outputs=-1, stateful=False,
-               needs_context=True))
-register(OpDef("While", _while_kernel, _specs_infer, num_outputs=-1, needs_context=True))
+# Like TensorFlow's If/StatelessIf: a branch or body holding stateful ops (print, assign,
+# Assert) makes the op stateful, so it is never pruned and runs in program order.
+for _stateful, _prefix in ((False, ""), (True, "Stateful")):
+    register(OpDef(f"{_prefix}If", _if_kernel, _specs_infer, num_outputs=-1,
+                   stateful=_stateful, needs_context=True))
+    register(OpDef(f"{_prefix}While", _while_kernel, _specs_infer, num_outputs=-1,
+                   stateful=_stateful, needs_context=True))
+
+
+def _op_type(base, *graphs):
+    return ("Stateful" + base) if any(g.stateful_ops for g in graphs) else base
 
 
 # --- helpers --------------------------------------------------------------------------------
@@ -163,7 +171,7 @@ def cond(pred, true_fn, false_fn, name=None, names=None):
     else_graph.outputs = [tb for _, _, tb in staged]
     captured, then_indices, else_indices = _merge_captures(then_graph, else_graph)
     specs = [(ta.shape.most_specific_compatible(tb.shape), ta.dtype) for _, ta, tb in staged]
-    outputs = apply("If", [pred_tensor] + captured, {
+    outputs = apply(_op_type("If", then_graph, else_graph), [pred_tensor] + captured, {
         "then_graph": then_graph, "else_graph": else_graph, "then_indices": then_indices,
         "else_indices": else_indices, "output_specs": specs}, op_name=name)
     result = list(then_flat)
@@ -252,7 +260,7 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=
     num_vars = len(initial)
     captured, cond_indices, body_indices = _merge_captures(cond_graph, body_graph)
     # FuncGraph inputs: loop variables first, then captures in capture order.
-    outputs = apply("While", initial + captured, {
+    outputs = apply(_op_type("While", cond_graph, body_graph), initial + captured, {
         "cond_graph": cond_graph, "body_graph": body_graph, "num_vars": num_vars,
         "cond_indices": cond_indices, "body_indices": body_indices,
         "maximum_iterations": maximum_iterations, "output_specs": specs}, op_name=name)

@@ -22,6 +22,7 @@ import numpy as np
 from runtime.dtypes import DType, as_dtype
 from runtime.graph import FuncGraph, Graph
 from runtime.shapes import TensorShape
+from runtime.variables import Variable
 
 INDENT = "    "
 # Arrays with more elements print as a shape/dtype summary: a line should stay readable.
@@ -74,7 +75,7 @@ def format_value(value):
     if isinstance(value, tuple):
         inner = ", ".join(map(format_value, value))
         return f"({inner},)" if len(value) == 1 else f"({inner})"
-    if type(value).__name__ == "Variable":  # runtime.variables imports ops; avoid the cycle
+    if isinstance(value, Variable):
         return f"Variable({value.name!r})"
     return repr(value)
 

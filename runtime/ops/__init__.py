@@ -1,3 +1,16 @@
-"""The op library. Importing this package registers every op's row in the registry."""
+"""The op library. Importing this package registers every op's row in the registry and
+attaches the Python operators to Tensor (they call these ops)."""
 
-from runtime.ops import core, math_ops  # noqa: F401
+from runtime import tensor_operators  # noqa: F401
+from runtime.ops import (  # noqa: F401
+    array_ops,
+    check_ops,
+    core,
+    creation_ops,
+    indexing,
+    logging_ops,
+    math_ops,
+    nn_ops,
+    random_ops,
+    reduction_ops,
+)

@@ -1,0 +1,192 @@
+"""The `autograph` command: `autograph convert FILE [FILE ...]` converts Python files
+statically. Inputs are read and parsed, never imported or executed.
+
+Contract (docs/cli.md is the user's version):
+- Output: each file as a complete, importable module with every function converted
+  (`cli_convert`), on standard output, into `-o PATH` (written atomically), as a
+  unified diff (`--diff`), or not at all (`--check`). `-f NAME` picks functions.
+- Exit status: 0 when everything converted; 1 for conversion problems (not UTF-8, a
+  syntax error, a construct that cannot be converted, an internal error); 2 for usage
+  errors (bad options, a missing or unreadable input, a directory as input, an output
+  path that cannot be written, a `-f` name no input has). The highest status wins;
+  every input is still processed, and a file with an unconvertible function is still
+  converted and written with that function left as written.
+- Messages go to standard error as `file:line[:col]: message`; a Python traceback is
+  shown only with `--debug`.
+"""
+
+import argparse
+import difflib
+import os
+import sys
+import traceback
+
+from autograph_py import __version__
+from autograph_py.cli_convert import convert_text
+from autograph_py.cli_output import prepare_outputs, write_atomically
+from autograph_py.cli_source import UsageError, read_input, split_lines
+from converters.errors import ConversionError
+
+OK, PROBLEMS, USAGE = 0, 1, 2
+
+EXAMPLES = """\
+examples:
+  autograph convert model.py                  print model.py with every function converted
+  autograph convert model.py -o model_ag.py   write it to model_ag.py, then: python model_ag.py
+  autograph convert a.py b.py -o converted/   write converted/a.py and converted/b.py
+  autograph convert model.py -f step -f Net.call
+                                              print only these functions, as to_code does
+  autograph convert model.py --diff           show what conversion changes
+  autograph convert src/*.py --check          report problems only; exit status 1 if any
+  cat model.py | autograph convert -          read standard input
+
+exit status: 0 all converted, 1 conversion problems, 2 usage errors
+"""
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="autograph",
+        description="Convert Python control flow over tensors into dataflow graphs.")
+    parser.add_argument("--version", action="version", version=f"autograph {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    convert = commands.add_parser(
+        "convert", help="convert Python files (statically: never imports or runs them)",
+        description="Print each file as an importable module in which every function "
+                    "(top-level functions, methods of top-level classes, nested functions "
+                    "through their parents) is converted. Functions decorated "
+                    "@do_not_convert stay as written. The input is never modified, "
+                    "imported or executed.",
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    convert.add_argument("files", nargs="+", metavar="FILE",
+                         help="a Python file; '-' reads standard input")
+    convert.add_argument("-f", "--function", action="append", dest="functions",
+                         metavar="NAME", help="convert only this function ('name' or "
+                         "'Class.method'), printed as to_code prints it; repeatable")
+    where = convert.add_mutually_exclusive_group()
+    where.add_argument("-o", "--output", metavar="PATH",
+                       help="write to PATH (a directory with several inputs) atomically")
+    where.add_argument("--check", action="store_true",
+                       help="print nothing but problems; the exit status tells")
+    where.add_argument("--diff", action="store_true",
+                       help="print a unified diff of each file against its conversion")
+    convert.add_argument("--debug", action="store_true",
+                         help="show Python tracebacks with error messages")
+    return parser
+
+
+class _Reporter:
+    """Prints problems to standard error and keeps the exit status (the highest seen)."""
+
+    def __init__(self, debug):
+        self.debug = debug
+        self.status = OK
+
+    def report(self, message, status, error=None):
+        if self.debug and error is not None:
+            traceback.print_exception(error)
+        print(message, file=sys.stderr)
+        self.status = max(self.status, status)
+
+
+def main(argv=None):
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return USAGE
+    try:
+        return _convert(args)
+    except KeyboardInterrupt:
+        return 130  # the shell's convention for SIGINT; outputs are never half-written
+    except BrokenPipeError:
+        # The reader (`| head`) went away: stop quietly, and keep Python from complaining
+        # again while it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return PROBLEMS
+
+
+def _convert(args):
+    reporter = _Reporter(args.debug)
+    destinations = [None] * len(args.files)
+    if args.output is not None:
+        try:
+            destinations = prepare_outputs(args.files, args.output)
+        except (UsageError, OSError) as e:
+            reporter.report(str(e), USAGE, e)
+            return reporter.status
+    converted = [(result, destination) for result, destination in
+                 zip((_convert_one(arg, args.functions, reporter) for arg in args.files),
+                     destinations) if result is not None]
+    if args.functions:
+        _report_unknown_functions(args.functions, [r for r, _ in converted], reporter)
+    for result, destination in converted:
+        if args.check:
+            continue
+        if args.diff:
+            _write_stdout(_diff(result))
+        elif destination is not None:
+            _write_file(destination, result.output, reporter)
+        else:
+            if len(args.files) > 1:
+                _write_stdout(f"# ==> {result.name} <==\n")
+            _write_stdout(result.output)
+    return reporter.status
+
+
+def _convert_one(arg, functions, reporter):
+    """The `Result` for one input argument, or None when nothing could be converted."""
+    try:
+        name, text = read_input(arg)
+        result = convert_text(text, name, functions)
+    except UsageError as e:
+        reporter.report(str(e), USAGE, e)
+        return None
+    except ConversionError as e:
+        reporter.report(str(e), PROBLEMS, e)
+        return None
+    except Exception as e:  # a bug in autograph, not in the input: say so, and go on
+        reporter.report(f"{arg}: internal error while converting: {type(e).__name__}: {e} "
+                        "(run with --debug for the traceback)", PROBLEMS, e)
+        return None
+    for problem in result.problems:
+        reporter.report(str(problem), PROBLEMS, problem)
+    return result
+
+
+def _report_unknown_functions(functions, results, reporter):
+    known = set().union(*(r.names for r in results))
+    where = ", ".join(r.name for r in results)
+    for name in dict.fromkeys(functions):
+        if name not in known and results:
+            close = difflib.get_close_matches(name, sorted(known), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            reporter.report(f"{where}: no function named {name!r}{hint}", USAGE)
+
+
+def _diff(result):
+    def lines(text):
+        # difflib needs every line ended, including a file's last one.
+        return [line if line.endswith("\n") else line + "\n" for line in split_lines(text)]
+
+    return "".join(difflib.unified_diff(lines(result.original), lines(result.output),
+                                        result.name, f"{result.name} (converted)"))
+
+
+def _write_stdout(text):
+    # Converted source is UTF-8 whatever the terminal's locale, and keeps its own line
+    # endings: write bytes.
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.flush()
+
+
+def _write_file(path, text, reporter):
+    try:
+        write_atomically(path, text)
+    except OSError as e:
+        reporter.report(f"{path}: cannot write: {e.strerror or e}", USAGE, e)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Converting one file's text, statically, for the command line.
+
+Contract of `convert_text(text, name, functions=None) -> Result`:
+- `text` is parsed, never imported, compiled to bytecode or run. A syntax error, or a
+  file that already uses the reserved name `ag__`, raises `ConversionError`.
+- Whole file (`functions` is None): `Result.output` is the file with every convertible
+  function (top-level functions and methods of top-level classes, nested functions
+  through their parents) replaced by its converted version, and
+  `from autograph_py import operators as ag__` inserted after the module docstring and
+  the `from __future__` imports. Everything else (statements, comments, blank lines,
+  line endings) stays as written, so a diff shows only what conversion changed.
+  Functions decorated `do_not_convert` and functions that cannot be converted stay as
+  written; each of the latter is a `ConversionError` in `Result.problems`.
+- With `functions` (names `f` or `Class.method`): `Result.output` is those functions
+  converted and printed as `to_code` prints them (no decorators, no import),
+  `Result.original` their source as written; `Result.names` every
+  function name the file has (`f`, `Class.method`).
+"""
+
+import copy
+import dataclasses
+import io
+import re
+import textwrap
+import tokenize
+
+import gast
+
+from autograph_py.cli_source import newline_of, split_lines
+from converters import parser, pipeline
+from converters.errors import ConversionError
+from converters.functions import is_do_not_convert
+from converters.transformer import ConversionContext
+
+RUNTIME_ALIAS = "ag__"
+RUNTIME_IMPORT = f"from autograph_py import operators as {RUNTIME_ALIAS}"
+
+
+@dataclasses.dataclass
+class Result:
+    name: str
+    original: str
+    output: str
+    problems: list
+    names: frozenset = frozenset()
+
+
+def convert_text(text, name, functions=None):
+    module = parser.parse_module(text, name)
+    _reject_reserved_name(module, name)
+    ctx = ConversionContext(filename=name, recursive=True)
+    if functions is None:
+        return _convert_file(text, module, name, ctx)
+    return _convert_selected(text, module, name, ctx, functions)
+
+
+def _reject_reserved_name(module, name):
+    # Converted code reaches the runtime through `ag__`; a file that binds or reads it
+    # itself would silently call the wrong thing (typically: it was converted already).
+    for node in gast.walk(module):
+        alias = isinstance(node, gast.alias) and (node.asname or node.name) == RUNTIME_ALIAS
+        if alias or getattr(node, "id", None) == RUNTIME_ALIAS:
+            raise ConversionError(f"the name {RUNTIME_ALIAS} is reserved for autograph's "
+                                  "operators (was this file converted already?)",
+                                  name, getattr(node, "lineno", 1))
+
+
+def _definitions(module):
+    """(qualified name, FunctionDef) of the functions `convert_module` converts, in an
+    order that depends only on the tree's shape, so the same walk over the original and
+    the converted module pairs each function with its conversion."""
+    for node in module.body:
+        if isinstance(node, gast.FunctionDef):
+            yield node.name, node
+        elif isinstance(node, gast.ClassDef):
+            for child in node.body:
+                if isinstance(child, gast.FunctionDef):
+                    yield f"{node.name}.{child.name}", child
+
+
+def _first_line(node):
+    return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
+
+
+def _convert_file(text, module, name, ctx):
+    converted, errors = pipeline.convert_module(module, ctx)
+    lines = split_lines(text)
+    newline = newline_of(text)
+    # Applied bottom-up so earlier line numbers stay valid; at equal starts the function
+    # is replaced before the import is inserted in front of it.
+    edits = [_import_edit(module, lines, newline)]
+    problems = []
+    for (qualname, old), (_, new) in zip(_definitions(module), _definitions(converted)):
+        first, last = _first_line(old), old.end_lineno
+        failures = [e for e in errors if first <= e.lineno <= last]
+        problems += [ConversionError(f"{e.message}; {qualname}() is left as written",
+                                     e.filename, e.lineno, e.col_offset) for e in failures]
+        if failures or is_do_not_convert(old):
+            continue
+        indent = re.match(r"[ \t]*", lines[old.lineno - 1]).group()
+        edits.append((first - 1, last, _render(new, indent, newline)))
+    for start, end, replacement in sorted(edits, key=lambda e: e[:2], reverse=True):
+        lines[start:end] = [replacement]
+    return Result(name, text, "".join(lines), problems)
+
+
+def _import_edit(module, lines, newline):
+    """Insert the runtime import after the docstring and `from __future__` imports (which
+    must stay first), else right before the first statement (so a shebang, an encoding
+    line and leading comments stay on top)."""
+    header = []
+    for i, stmt in enumerate(module.body):
+        is_docstring = (i == 0 and isinstance(stmt, gast.Expr)
+                        and isinstance(stmt.value, gast.Constant)
+                        and isinstance(stmt.value.value, str))
+        if not (is_docstring or isinstance(stmt, gast.ImportFrom)
+                and stmt.module == "__future__"):
+            break
+        header.append(stmt)
+    if header:
+        at = header[-1].end_lineno
+    elif module.body:
+        at = _first_line(module.body[0]) - 1
+    else:
+        at = len(lines)
+    if at and not lines[at - 1].endswith(("\n", "\r")):
+        lines[at - 1] += newline  # a last line without ending must not swallow the import
+    return at, at, RUNTIME_IMPORT + newline
+
+
+def _render(node, indent, newline):
+    """The converted function's source, indented like the definition it replaces (tabs
+    kept). Continuation lines of multi-line strings (docstrings) are not indented: that
+    would change the strings' values."""
+    source = pipeline.to_source(node)
+    verbatim = _string_continuation_lines(source) if indent else set()
+    out = []
+    for number, line in enumerate(source.split("\n"), 1):
+        if line and number not in verbatim:
+            line = indent + line
+        out.append(line + newline)
+    return "".join(out)
+
+
+def _string_continuation_lines(source):
+    lines = set()
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.STRING:
+            lines.update(range(token.start[0] + 1, token.end[0] + 1))
+    return lines
+
+
+def _convert_selected(text, module, name, ctx, functions):
+    definitions = dict(_definitions(module))  # a later definition replaces an earlier one
+    lines = split_lines(text)
+    originals, outputs, problems = [], [], []
+    for qualname in dict.fromkeys(functions):
+        node = definitions.get(qualname)
+        if node is None:
+            continue
+        original = textwrap.dedent("".join(lines[_first_line(node) - 1:node.end_lineno]))
+        originals.append(original)
+        if is_do_not_convert(node):
+            outputs.append(original)
+            continue
+        undecorated = copy.copy(node)
+        undecorated.decorator_list = []
+        try:
+            converted = pipeline.convert_function(undecorated, ctx)
+        except ConversionError as e:
+            problems.append(e)
+            continue
+        outputs.append(pipeline.to_source(converted) + "\n")
+    return Result(name, "\n".join(originals), "\n".join(outputs), problems,
+                  frozenset(definitions))

@@ -1,0 +1,88 @@
+"""Where the command line writes its results, and how: atomically.
+
+Contract:
+- `prepare_outputs(inputs, output)` returns one destination path per input argument.
+  One input: `output` is the file to write, or an existing directory that receives the
+  input's base name. Several inputs: `output` is a directory (created when missing)
+  that receives each input's base name. Raises `UsageError` (exit status 2) for several
+  inputs into a file, standard input into a directory, two inputs with one base name,
+  a destination that is one of the inputs (inputs are never modified), a destination
+  whose directory does not exist, and an existing destination that is not writable.
+- `write_atomically(path, text)` writes a temporary file next to `path` and renames it
+  over `path`: readers, and an interrupted run, see the old file or the whole new one,
+  never a half-written one. An existing file keeps its permissions.
+"""
+
+import os
+import stat
+import tempfile
+
+from autograph_py.cli_source import STDIN, UsageError
+
+
+def prepare_outputs(inputs, output):
+    if len(inputs) == 1 and not os.path.isdir(output):
+        destinations = [output]
+    else:
+        destinations = _into_directory(inputs, output)
+    for source, destination in zip(inputs, destinations):
+        _check_destination(source, destination)
+    return destinations
+
+
+def _into_directory(inputs, directory):
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise UsageError(f"{directory}: several inputs need an output directory, "
+                         "and this is a file")
+    if STDIN in inputs:
+        raise UsageError(f"{directory}: standard input has no file name to write into a "
+                         "directory; give -o a file path")
+    names = [os.path.basename(path) for path in inputs]
+    clashes = sorted({name for name in names if names.count(name) > 1})
+    if clashes:
+        raise UsageError(f"{directory}: several inputs would be written to "
+                         f"{', '.join(clashes)}; convert them separately")
+    os.makedirs(directory, exist_ok=True)
+    return [os.path.join(directory, name) for name in names]
+
+
+def _check_destination(source, destination):
+    parent = os.path.dirname(destination) or "."
+    if not os.path.isdir(parent):
+        raise UsageError(f"{destination}: directory {parent} does not exist")
+    if not os.path.exists(destination):
+        return
+    if os.path.isdir(destination):
+        raise UsageError(f"{destination}: is a directory")
+    if source != STDIN and os.path.exists(source) and os.path.samefile(source, destination):
+        raise UsageError(f"{destination}: is the input file; autograph never modifies its "
+                         "input")
+    # A file without any write bit was made read-only on purpose: respect that even
+    # when os.access says yes (as it always does for root).
+    if not os.access(destination, os.W_OK) or not os.stat(destination).st_mode & 0o222:
+        raise UsageError(f"{destination}: output file is not writable")
+
+
+def write_atomically(path, text):
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
+                                     suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.chmod(temporary, _mode_for(path))
+        os.replace(temporary, path)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def _mode_for(path):
+    # mkstemp creates files readable by their owner only; a new output file should get
+    # the permissions any other new file gets.
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask

@@ -1,0 +1,278 @@
+"""`if`, `while` and `for` statements as calls of the `ag__` staging operators.
+
+After this pass no If/While/For statement remains in a converted function. Each one
+becomes closures plus one operator call (docs/architecture.md has the protocol):
+
+    def get_state(): return (x,)            # the symbols the statement produces
+    def set_state(vars_): nonlocal x; (x,) = vars_
+    def if_body(): nonlocal x; ...          # bodies write through nonlocal
+    ag__.if_stmt(test, if_body, else_body, get_state, set_state, ('x',), 1)
+
+What is state comes from the analyses, run on the function as it is when this pass
+starts (after jumps were lowered):
+* plain names a body rebinds are `nonlocal` in it when their value before or after the
+  statement matters (live before it, or live after it); names only used inside a body
+  stay local to it;
+* the state of an `if` is its nonlocal names live after it; a loop's is its nonlocal
+  names (loop-carried or live after); attributes and constant subscripts a body assigns
+  (`self.x`, `d['k']`) are always state, unless their base is local to the body;
+* a nonlocal name that may be unbound before the statement first gets
+  `x = ag__.Undefined('x')` (a `nonlocal` needs a binding), and later loads of it that
+  may see the sentinel are marked `Basic.MAY_BE_UNDEFINED` for `variables`.
+No state means `lambda: ()` / `lambda _: None` instead of get_state/set_state; a missing
+`else` is `lambda: None`. Names the function declares `global` are declared `global`
+in the bodies instead of `nonlocal`.
+"""
+import dataclasses
+
+import gast
+
+from converters import analysis, anno, templates
+from converters.transformer import Transformer
+
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_LOOPS = (gast.For, gast.While)
+
+
+@dataclasses.dataclass
+class _Plan:
+    nonlocals: set       # plain names (str) the generated bodies rebind
+    globals: set         # the same, for names the function declares global
+    state: list          # QNs for get_state/set_state, sorted
+    undefined: list      # names (str) to bind to ag__.Undefined first
+
+    def declared(self, names):
+        """(nonlocal names, global names) among `names`, sorted."""
+        names = {str(n) for n in names}
+        return sorted(names & self.nonlocals), sorted(names & self.globals)
+
+
+def _plan(node, function_scope):
+    modified = (anno.getanno(node, anno.Static.BODY_SCOPE).modified |
+                anno.getanno(node, anno.Static.ORELSE_SCOPE).modified)
+    if isinstance(node, gast.While):  # its test runs in a closure too (walrus)
+        modified |= analysis.activity.head_scope(node).modified
+    live_in = anno.getanno(node, anno.Static.LIVE_VARS_IN)
+    live_out = anno.getanno(node, anno.Static.LIVE_VARS_OUT)
+    names = {qn for qn in modified if not qn.is_composite}
+    carried = {qn for qn in names if qn in live_in or qn in live_out}
+    outputs = carried if isinstance(node, _LOOPS) else {qn for qn in carried
+                                                        if qn in live_out}
+    composites = {qn for qn in modified
+                  if qn.is_composite and (qn.root not in names or qn.root in carried)}
+    defined = anno.getanno(node, anno.Static.DEFINED_VARS_IN)
+    maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_VARS_IN)
+    undefined = [str(qn) for qn in sorted(carried)
+                 if str(qn) in function_scope.locals and str(qn) not in defined and
+                 (qn not in live_in or str(qn) not in maybe)]
+    carried_names = {str(qn) for qn in carried}
+    return _Plan(nonlocals=carried_names - function_scope.globals,
+                 globals=carried_names & function_scope.globals,
+                 state=sorted(outputs | composites), undefined=undefined)
+
+
+def _own_expressions(stmt):
+    """The parts of a statement that run at its own CFG node (not in its blocks)."""
+    if isinstance(stmt, (gast.If, gast.While)):
+        return [stmt.test]
+    if isinstance(stmt, gast.For):
+        return [stmt.iter]
+    if isinstance(stmt, gast.With):
+        return stmt.items
+    if isinstance(stmt, gast.ExceptHandler):
+        return [stmt.type] if stmt.type else []
+    if isinstance(stmt, (gast.Try, gast.ClassDef) + _FUNCTIONS):
+        return []
+    return [stmt]
+
+
+class _Planner(gast.NodeVisitor):
+    """Plans every statement, then marks loads that may see an Undefined."""
+
+    def __init__(self):
+        self.plans = {}
+        self.scopes = []
+        self.undefined = []
+
+    def visit_FunctionDef(self, node):
+        self.scopes.append(anno.getanno(node, anno.Static.SCOPE))
+        self.undefined.append(set())
+        self.generic_visit(node)
+        _mark_loads(node.body, self.undefined.pop())
+        self.scopes.pop()
+
+    def visit_ClassDef(self, node):
+        if not anno.hasanno(node, anno.Basic.SKIP_PROCESSING):
+            self.generic_visit(node)
+
+    def _statement(self, node):
+        plan = _plan(node, self.scopes[-1])
+        self.plans[id(node)] = plan
+        self.undefined[-1].update(plan.undefined)
+        self.generic_visit(node)
+
+    visit_If = visit_For = visit_While = _statement
+
+
+def _mark_loads(stmts, undefined):
+    if not undefined:
+        return
+    for stmt in stmts:
+        if isinstance(stmt, _FUNCTIONS):
+            continue  # its own scope, marked on its own
+        defined = anno.getanno(stmt, anno.Static.DEFINED_VARS_IN, frozenset())
+        for expr in _own_expressions(stmt):
+            for n in gast.walk(expr):
+                if (isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and
+                        n.id in undefined and n.id not in defined):
+                    anno.setanno(n, anno.Basic.MAY_BE_UNDEFINED, True)
+        for field in ('body', 'orelse', 'finalbody', 'handlers'):
+            _mark_loads(getattr(stmt, field, []), undefined)
+
+
+def _symbol_names(state):
+    return gast.Tuple(elts=[gast.Constant(value=str(qn), kind=None) for qn in state],
+                      ctx=gast.Load())
+
+
+def _state_tuple(state):
+    return gast.Tuple(elts=[qn.to_node() for qn in state], ctx=gast.Load())
+
+
+def _all(tests):
+    return tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
+
+
+class ControlFlowTransformer(Transformer):
+    def __init__(self, ctx, plans):
+        super().__init__(ctx)
+        self.plans = plans
+
+    def _new(self, base):
+        return self.ctx.namer.new_symbol(base)
+
+    def _undefined(self, plan):
+        stmts = []
+        for name in plan.undefined:
+            stmts += templates.replace('name = ag__.Undefined(label)', name=name,
+                                       label=gast.Constant(value=name, kind=None))
+        return stmts
+
+    def _state_names(self, plan):
+        return (self._new('get_state'), self._new('set_state')) if plan.state else None
+
+    def _state_functions(self, plan, names):
+        """(defining statements, get_state, set_state) for the statement's state."""
+        if not plan.state:
+            return ([], templates.replace_as_expression('lambda: ()'),
+                    templates.replace_as_expression('lambda _: None'))
+        get_state, set_state = names
+        nonlocals, globals_ = plan.declared(qn for qn in plan.state
+                                            if not qn.is_composite)
+        stmts = templates.replace('''
+            def get_state():
+                return state
+
+            def set_state(vars_):
+                nonlocal names
+                global gnames
+                state = vars_
+        ''', get_state=get_state, set_state=set_state, state=_state_tuple(plan.state),
+            vars_=self.ctx.namer.shared_symbol('vars_'), names=nonlocals, gnames=globals_)
+        return stmts, get_state, set_state
+
+    def _body_function(self, name, plan, body, scope, params=()):
+        """A closure running `body`; `scope` is the activity of the user's block."""
+        nonlocals, globals_ = plan.declared(scope.bound)
+        return templates.replace('''
+            def name(params):
+                nonlocal names
+                global gnames
+                body
+        ''', name=name, params=list(params), names=nonlocals, gnames=globals_, body=body)
+
+    def _call(self, template, plan, **placeholders):
+        return templates.replace(template, symbol_names=_symbol_names(plan.state),
+                                 **placeholders)
+
+    def visit_If(self, node):
+        plan = self.plans[id(node)]
+        state_names = self._state_names(plan)
+        if_body = self._new('if_body')
+        else_body = self._new('else_body') if node.orelse else None
+        node = self.generic_visit(node)
+        defs, get_state, set_state = self._state_functions(plan, state_names)
+        if_def = self._body_function(
+            if_body, plan, node.body, anno.getanno(node, anno.Static.BODY_SCOPE))
+        defs += if_def
+        if node.orelse:
+            else_def = self._body_function(
+                else_body, plan, node.orelse, anno.getanno(node, anno.Static.ORELSE_SCOPE))
+            defs += else_def
+        else:
+            else_body = templates.replace_as_expression('lambda: None')
+        call = self._call('ag__.if_stmt(test, if_body, else_body, get_state, set_state, '
+                          'symbol_names, nouts)', plan, test=node.test, if_body=if_body,
+                          else_body=else_body, get_state=get_state, set_state=set_state,
+                          nouts=gast.Constant(value=len(plan.state), kind=None))
+        return self._undefined(plan) + defs + call
+
+    def _loop_options(self, node):
+        keywords = anno.getanno(node, anno.Basic.LOOP_OPTIONS, [])
+        return gast.Dict(keys=[gast.Constant(value=k.arg, kind=None) for k in keywords],
+                         values=[k.value for k in keywords])
+
+    def visit_While(self, node):
+        plan = self.plans[id(node)]
+        state_names = self._state_names(plan)
+        loop_test, loop_body = self._new('loop_test'), self._new('loop_body')
+        node = self.generic_visit(node)
+        defs, get_state, set_state = self._state_functions(plan, state_names)
+        test = _all(anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, []) + [node.test])
+        defs += self._body_function(loop_test, plan,
+                                    templates.replace('return test', test=test),
+                                    analysis.activity.head_scope(node))
+        body_def = self._body_function(
+            loop_body, plan, node.body, anno.getanno(node, anno.Static.BODY_SCOPE))
+        call = self._call('ag__.while_stmt(loop_test, loop_body, get_state, set_state, '
+                          'symbol_names, opts)', plan, loop_test=loop_test,
+                          loop_body=loop_body, get_state=get_state, set_state=set_state,
+                          opts=self._loop_options(node))
+        return self._undefined(plan) + defs + body_def + call
+
+    def visit_For(self, node):
+        plan = self.plans[id(node)]
+        state_names = self._state_names(plan)
+        extra = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
+        extra_test = self._new('extra_test') if extra else None
+        loop_body = self._new('loop_body')
+        node = self.generic_visit(node)
+        defs, get_state, set_state = self._state_functions(plan, state_names)
+        if extra:
+            defs += templates.replace('''
+                def extra_test():
+                    return test
+            ''', extra_test=extra_test, test=_all(extra))
+        else:
+            extra_test = gast.Constant(value=None, kind=None)
+        target, body = node.target, node.body
+        if isinstance(target, gast.Name) and target.id not in plan.nonlocals | plan.globals:
+            param = target.id
+        else:
+            param = self.ctx.namer.shared_symbol('itr')
+            body = templates.replace('target = itr', target=target, itr=param) + body
+        body_def = self._body_function(
+            loop_body, plan, body, anno.getanno(node, anno.Static.BODY_SCOPE), [param])
+        call = self._call('ag__.for_stmt(iter_, extra_test, loop_body, get_state, '
+                          'set_state, symbol_names, opts)', plan, iter_=node.iter,
+                          extra_test=extra_test, loop_body=loop_body,
+                          get_state=get_state, set_state=set_state,
+                          opts=self._loop_options(node))
+        return self._undefined(plan) + defs + body_def + call
+
+
+def transform(node, ctx):
+    analysis.resolve(node)
+    planner = _Planner()
+    planner.visit(node)
+    return ControlFlowTransformer(ctx, planner.plans).visit(node)

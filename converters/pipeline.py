@@ -1,0 +1,94 @@
+"""The conversion pipeline: which converters run, in which order, and why.
+
+`convert_function(node, ctx)` converts one parsed function (or lambda);
+`convert_module(module, ctx)` converts every function of a parsed file, reporting the
+ones it cannot convert instead of failing; `to_source(node)` prints a tree.
+"""
+import ast
+import copy
+import dataclasses
+
+import gast
+
+from converters import (asserts, break_statements, call_trees, conditional_expressions,
+                        continue_statements, control_flow, directives, functions, lists,
+                        logical_expressions, loop_else, return_statements, unsupported,
+                        variables)
+from converters.errors import ConversionError
+from converters.naming import Namer
+from converters.transformer import locate_from_ancestors
+
+PIPELINE = (
+    # First, so errors point at untouched user code and no work is wasted.
+    unsupported,
+    # Marks do_not_convert functions before any other pass can enter them.
+    functions,
+    # Before call_trees (which would wrap the directive call) and before jump lowering
+    # (which restructures loop bodies, so the directive would no longer come first).
+    directives,
+    asserts,
+    # Before call_trees and logical_expressions: its expr_repr argument is printed from
+    # the tree and must read as the user wrote it.
+    conditional_expressions,
+    # Jumps are lowered from the innermost region outwards: break/continue belong to
+    # loops, return to the function around them. loop_else relies on no break being
+    # left; return lowering enters loops, whose bodies must already be jump-free.
+    break_statements,
+    loop_else,
+    continue_statements,
+    return_statements,
+    # Before call_trees, which would hide `l.append(x)` inside converted_call.
+    lists,
+    call_trees,
+    # After every lowering above: its analyses must see the flags, `retval_` and the
+    # list rebindings as ordinary assignments, and no jump may be left in a body.
+    control_flow,
+    # After control_flow, which generates `not break_ and test` loop tests.
+    logical_expressions,
+    # Last: wraps the loads control_flow marked as possibly undefined.
+    variables,
+)
+
+
+def convert_function(node, ctx):
+    """The converted copy of a FunctionDef (or Lambda); `ctx.namer` is renewed."""
+    ctx = dataclasses.replace(ctx, namer=Namer.for_tree(node))
+    node = copy.deepcopy(node)
+    for converter in PIPELINE:
+        node = converter.transform(node, ctx)
+    return locate_from_ancestors(node)
+
+
+def _functions_of(module):
+    """(container list, index) of every top-level function and top-level class method."""
+    for body in [module.body] + [n.body for n in module.body
+                                 if isinstance(n, gast.ClassDef)]:
+        for i, node in enumerate(body):
+            if isinstance(node, gast.FunctionDef):
+                yield body, i
+
+
+def convert_module(module, ctx):
+    """(converted module, [ConversionError]); unconvertible functions stay as they are."""
+    module = copy.deepcopy(module)
+    problems = []
+    for body, i in _functions_of(module):
+        node = body[i]
+        if functions.is_do_not_convert(node):
+            continue
+        decorators, node.decorator_list = node.decorator_list, []
+        try:
+            converted = convert_function(node, ctx)
+        except ConversionError as e:
+            problems.append(e)
+            converted = node
+        converted.decorator_list = decorators
+        body[i] = converted
+    return module, problems
+
+
+def to_source(node):
+    """Python source of a gast node (or list of statements)."""
+    if isinstance(node, list):
+        return '\n'.join(to_source(n) for n in node)
+    return ast.unparse(gast.gast_to_ast(node))

@@ -1,0 +1,134 @@
+"""The runtime's user-facing names: what `import autograph_py as ag` re-exports.
+
+Contract: a plain module of explicit imports; `__all__` lists every public name.
+`ag.random`, `ag.nn` and `ag.debugging` are namespaces of their ops (like tf.random,
+tf.nn, tf.debugging). Names that shadow builtins (`abs`, `pow`, `range`, `print`) are
+the ops, as in TensorFlow.
+"""
+
+from types import SimpleNamespace
+
+from runtime import dtypes
+from runtime.dtypes import (
+    DType,
+    as_dtype,
+    bool_,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    string,
+    uint8,
+)
+from runtime.ops import check_ops, nn_ops, random_ops
+from runtime.ops.array_ops import (
+    cast,
+    concat,
+    expand_dims,
+    gather,
+    rank,
+    reshape,
+    shape,
+    size,
+    squeeze,
+    stack,
+    transpose,
+    unstack,
+    where,
+)
+from runtime.ops.check_ops import Assert
+from runtime.ops.core import constant, convert_to_tensor, identity, placeholder
+from runtime.ops.creation_ops import fill, ones, ones_like, zeros, zeros_like
+from runtime.ops.creation_ops import range_ as range  # noqa: A004
+from runtime.ops.indexing import strided_slice
+from runtime.ops.logging_ops import print_ as print  # noqa: A004
+from runtime.ops.math_ops import abs_ as abs  # noqa: A004
+from runtime.ops.math_ops import (
+    add,
+    divide,
+    equal,
+    exp,
+    floordiv,
+    greater,
+    greater_equal,
+    less,
+    less_equal,
+    log,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    matmul,
+    maximum,
+    minimum,
+    mod,
+    multiply,
+    negative,
+    not_equal,
+    sigmoid,
+    sqrt,
+    square,
+    subtract,
+    tanh,
+)
+from runtime.ops.math_ops import pow_ as pow  # noqa: A004
+from runtime.ops.reduction_ops import (
+    argmax,
+    argmin,
+    reduce_all,
+    reduce_any,
+    reduce_max,
+    reduce_mean,
+    reduce_min,
+    reduce_prod,
+    reduce_sum,
+)
+from runtime.shapes import TensorShape
+from runtime.tensor import Tensor, is_tensor
+
+bool = bool_  # noqa: A001  (ag.bool, as tf.bool)
+
+random = SimpleNamespace(
+    uniform=random_ops.uniform,
+    normal=random_ops.normal,
+    set_seed=random_ops.set_seed,
+)
+nn = SimpleNamespace(
+    relu=nn_ops.relu,
+    softmax=nn_ops.softmax,
+    conv2d=nn_ops.conv2d,
+)
+debugging = SimpleNamespace(
+    Assert=check_ops.Assert,
+    assert_equal=check_ops.assert_equal,
+    assert_less=check_ops.assert_less,
+    assert_greater=check_ops.assert_greater,
+    assert_non_negative=check_ops.assert_non_negative,
+    assert_positive=check_ops.assert_positive,
+)
+
+__all__ = [
+    # dtypes and shapes
+    "DType", "TensorShape", "as_dtype", "bool", "bool_", "dtypes", "float16", "float32",
+    "float64", "int8", "int16", "int32", "int64", "string", "uint8",
+    # tensors
+    "Tensor", "constant", "convert_to_tensor", "identity", "is_tensor", "placeholder",
+    # creation
+    "fill", "ones", "ones_like", "range", "zeros", "zeros_like",
+    # shapes and selection
+    "cast", "concat", "expand_dims", "gather", "rank", "reshape", "shape", "size",
+    "squeeze", "stack", "strided_slice", "transpose", "unstack", "where",
+    # math
+    "abs", "add", "divide", "equal", "exp", "floordiv", "greater", "greater_equal", "less",
+    "less_equal", "log", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "matmul", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "pow",
+    "sigmoid", "sqrt", "square", "subtract", "tanh",
+    # reductions
+    "argmax", "argmin", "reduce_all", "reduce_any", "reduce_max", "reduce_mean",
+    "reduce_min", "reduce_prod", "reduce_sum",
+    # namespaces, printing, assertions
+    "Assert", "debugging", "nn", "print", "random",
+]

@@ -1,0 +1,17 @@
+"""User-facing names of the runtime's core (graphs, sessions, variables, control flow,
+specs, errors); `runtime.api` lists the ops. `autograph_py` re-exports both."""
+
+from runtime import errors
+from runtime.context import executing_eagerly
+from runtime.control_flow import cond, while_loop
+from runtime.errors import InvalidArgumentError, OpError
+from runtime.graph import Graph, Operation, get_default_graph, name_scope, reset_default_graph
+from runtime.session import Session
+from runtime.tensor_spec import TensorSpec
+from runtime.variables import Variable
+
+__all__ = [
+    "Graph", "InvalidArgumentError", "OpError", "Operation", "Session", "TensorSpec",
+    "Variable", "cond", "errors", "executing_eagerly", "get_default_graph", "name_scope",
+    "reset_default_graph", "while_loop",
+]

@@ -1,0 +1,19 @@
+"""Gradient rules, one module per op family; importing this package registers them all.
+
+Contract: each rule is registered on its op's registry row with
+`@register_gradient("OpName")` and has the signature
+`rule(op, *output_grads) -> tuple of input gradients` (None where no gradient flows),
+where `op` is a graph Operation or an eager tape record (`.inputs`, `.outputs`,
+`.attrs`). Rules are written with the user-facing ops, so one rule serves eager tapes,
+graph `gradients()` and tapes inside traced functions, and is itself differentiable.
+Gradients of broadcasting ops are reduced back to each input's shape (`unbroadcast`).
+"""
+
+from runtime.gradients import grad_ops  # noqa: F401  (the helper ops come first)
+from runtime.gradients import (  # noqa: F401, E402  (registration)
+    array_grad,
+    control_flow_grad,
+    math_grad,
+    nn_grad,
+    reduction_grad,
+)

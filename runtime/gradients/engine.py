@@ -1,0 +1,165 @@
+"""Reverse-mode accumulation, shared by `GradientTape.gradient` and `gradients(ys, xs)`.
+
+Contract: `differentiate(nodes, targets, target_grads, sources, unconnected_gradients)`
+is the entry point: flat lists of targets (their gradients summed, each weighted by its
+`target_grads` entry, ones by default) and of sources (tensors or Variables); it returns
+one gradient per source: None where none flows, or zeros with `unconnected_gradients=
+'zero'`. It rests on `backprop(nodes, seeds, sources, variables)` walks `nodes` (graph Operations or
+tape records: objects with `.type`, `.inputs`, `.outputs`, `.attrs`, listed in a
+topological order) backwards from `seeds` (pairs of a target tensor and its incoming
+gradient) and returns `(source_grads, variable_grads)`: one gradient per source tensor
+and per Variable, None where no gradient flows.
+- Only floating-point tensors carry gradients: integer and bool tensors stop them
+  silently (indices, counters, masks), as in TensorFlow.
+- A node whose registry row has no grad rule (`grad=None`) is not differentiable.
+- A Variable's gradient is the sum over the `ReadVariable` nodes of it. Control-flow
+  ops (If, While) also read Variables inside their bodies: their rules return, after
+  one gradient per input, one per `inner_variables(op)`.
+- Gradients are built with ordinary ops, so they run eagerly or become graph ops, and
+  an enclosing tape records them (second derivatives).
+"""
+
+import weakref
+
+from runtime import registry
+from runtime.graph import Graph
+from runtime.ops.core import convert_to_tensor
+from runtime.ops.creation_ops import ones_like, zeros_like
+from runtime.ops.math_ops import add
+from runtime.tensor import Tensor
+from runtime.variables import Variable
+
+_inner_variables_cache = weakref.WeakKeyDictionary()
+
+
+def is_differentiable(tensor):
+    return tensor.dtype.is_floating
+
+
+def subgraphs(op):
+    """The graphs held in `op`'s attrs (branches and bodies of control-flow ops)."""
+    return [value for value in op.attrs.values() if isinstance(value, Graph)]
+
+
+def inner_variables(op):
+    """The Variables read inside `op`'s subgraphs (nested ones too), in a stable order."""
+    found = {}
+    for graph in subgraphs(op):
+        cached = _inner_variables_cache.get(graph)
+        if cached is None:
+            cached = _inner_variables_cache[graph] = _variables_read_in(graph)
+        for var in cached:
+            found.setdefault(id(var), var)
+    return list(found.values())
+
+
+def _variables_read_in(graph):
+    found = {}
+    for op in graph.get_operations():
+        if op.type == "ReadVariable":
+            found.setdefault(id(op.attrs["var"]), op.attrs["var"])
+        elif subgraphs(op):
+            for var in inner_variables(op):
+                found.setdefault(id(var), var)
+    return list(found.values())
+
+
+def sum_gradients(grads):
+    """The sum of a list of gradients (None for an empty list)."""
+    if not grads:
+        return None
+    total = grads[0]
+    for g in grads[1:]:
+        total = add(total, g)
+    return total
+
+
+def _reads_any(node, variable_ids):
+    if node.type == "ReadVariable":
+        return id(node.attrs["var"]) in variable_ids
+    return bool(variable_ids) and any(id(v) in variable_ids for v in inner_variables(node))
+
+
+def _between(nodes, sources, variable_ids):
+    """The nodes some source reaches, and the ids of the tensors they make differentiable."""
+    live = {id(s) for s in sources if is_differentiable(s)}
+    relevant = []
+    for node in nodes:
+        if any(id(t) in live for t in node.inputs) or _reads_any(node, variable_ids):
+            relevant.append(node)
+            live.update(id(o) for o in node.outputs if is_differentiable(o))
+    return relevant, live
+
+
+def backprop(nodes, seeds, sources, variables=()):
+    variable_ids = {id(v): i for i, v in enumerate(variables)}
+    relevant, live = _between(nodes, sources, variable_ids)
+    pending = {}  # id(tensor) -> gradients flowing into it from its consumers
+    for target, grad in seeds:
+        if id(target) in live and grad is not None:
+            pending.setdefault(id(target), []).append(grad)
+    variable_grads = [[] for _ in variables]
+
+    for node in reversed(relevant):
+        out_grads = [_collect(pending, o) for o in node.outputs]
+        if all(g is None for g in out_grads):
+            continue
+        if node.type == "ReadVariable":
+            variable_grads[variable_ids[id(node.attrs["var"])]].append(out_grads[0])
+            continue
+        rule = registry.get(node.type).grad
+        if rule is None:
+            continue
+        if len(out_grads) > 1:  # rules of multi-output ops get a gradient for every output
+            out_grads = [zeros_like(o) if g is None and is_differentiable(o) else g
+                         for o, g in zip(node.outputs, out_grads)]
+        in_grads = tuple(rule(node, *out_grads))
+        for t, g in zip(node.inputs, in_grads):
+            if g is not None and id(t) in live:
+                pending.setdefault(id(t), []).append(g)
+        extra = in_grads[len(node.inputs):]
+        if extra:
+            for var, g in zip(inner_variables(node), extra):
+                if g is not None and id(var) in variable_ids:
+                    variable_grads[variable_ids[id(var)]].append(g)
+
+    source_grads = [_collect(pending, s) if is_differentiable(s) else None for s in sources]
+    return source_grads, [sum_gradients(gs) for gs in variable_grads]
+
+
+def _collect(pending, tensor):
+    """The total gradient of `tensor`, summed once and kept for later readers."""
+    grads = pending.get(id(tensor))
+    if not grads:
+        return None
+    if len(grads) > 1:
+        grads[:] = [sum_gradients(grads)]
+    return grads[0]
+
+
+UNCONNECTED = ("none", "zero")
+
+
+def differentiate(nodes, targets, target_grads, sources, unconnected_gradients="none"):
+    if unconnected_gradients not in UNCONNECTED:
+        raise ValueError(f"unconnected_gradients must be one of {UNCONNECTED}, got "
+                         f"{unconnected_gradients!r}")
+    for s in sources:
+        if not isinstance(s, (Tensor, Variable)):
+            raise TypeError(f"gradient sources must be tensors or Variables, got "
+                            f"{type(s).__name__} ({s!r})")
+    seeds = []
+    for target, grad in zip(targets, target_grads):
+        target = convert_to_tensor(target)
+        if is_differentiable(target):
+            # A non-scalar target is summed: its incoming gradient is all ones.
+            seeds.append((target, ones_like(target) if grad is None else
+                          convert_to_tensor(grad, target.dtype)))
+    tensors = [s for s in sources if isinstance(s, Tensor)]
+    variables = [s for s in sources if isinstance(s, Variable)]
+    tensor_grads, variable_grads = backprop(nodes, seeds, tensors, variables)
+    by_source = iter(tensor_grads), iter(variable_grads)
+    results = [next(by_source[isinstance(s, Variable)]) for s in sources]
+    if unconnected_gradients == "zero":
+        results = [zeros_like(s) if g is None else g for s, g in zip(sources, results)]
+    return results

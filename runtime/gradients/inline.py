@@ -1,0 +1,47 @@
+"""Copy the computation of a subgraph (a branch or loop body) into the current graph.
+
+Contract: `inline_graph(graph, inputs)` re-creates, in the graph being built, the ops of
+`graph` that its outputs depend on, with `graph.inputs` replaced by `inputs`, and returns
+the copies of `graph.outputs`. Control-flow gradients use it to recompute a branch or a
+loop body next to the gradient ops that need its intermediate values.
+Only what the outputs need is copied, so side effects (print, Assert) are not repeated.
+Variable reads are repeated (they read the current value). An output that depends on
+an assignment cannot be recomputed without repeating it: that is a clear error.
+"""
+
+from runtime import registry
+from runtime.errors import format_location
+
+# Stateful ops that are safe to run again: they only observe state.
+_REPEATABLE = frozenset({"ReadVariable"})
+
+
+def _needed_ops(outputs, known):
+    needed, stack = {}, [t for t in outputs if id(t) not in known]
+    while stack:
+        op = stack.pop().op
+        if id(op) not in needed:
+            needed[id(op)] = op
+            stack.extend(t for t in op.inputs if id(t) not in known)
+    return sorted(needed.values(), key=lambda op: op.index)
+
+
+def inline_graph(graph, inputs, outputs=None):
+    outputs = graph.outputs if outputs is None else outputs
+    copies = {id(p): t for p, t in zip(graph.inputs, inputs)}
+    for op in _needed_ops(outputs, copies):
+        if op.type == "Placeholder":
+            raise ValueError(f"cannot recompute {graph.name!r} for its gradient: placeholder "
+                             f"{op.name} is not one of its inputs")
+        if op.stateful and op.type not in _REPEATABLE:
+            raise NotImplementedError(
+                f"cannot differentiate through {graph.name!r}: its outputs depend on the "
+                f"stateful op {op.name} ({op.type}, created at {format_location(op.location)}),"
+                " which computing the gradient would run a second time; compute that value "
+                "outside the branch or loop")
+        result = registry.apply(op.type, [copies[id(t)] for t in op.inputs], op.attrs)
+        if registry.get(op.type).num_outputs == 1:
+            result = (result,)
+        for old, new in zip(op.outputs, result):
+            copies[id(old)] = new
+    return [copies[id(t)] for t in outputs]

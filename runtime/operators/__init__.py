@@ -1,0 +1,34 @@
+"""The staging operators converted code calls through `ag__` (docs/architecture.md).
+
+Each operator mirrors the construct it replaces and dispatches on its values: Python
+values and eager tensors keep exact Python semantics, symbolic tensors build graph ops.
+`autograph_py.operators` re-exports these names and adds `converted_call`.
+"""
+
+from runtime.operators.conditional_expressions import if_exp
+from runtime.operators.control_flow import for_stmt, if_stmt, while_stmt
+from runtime.operators.exceptions import assert_stmt
+from runtime.operators.lists import TensorList, list_append, list_pop, list_stack, new_list
+from runtime.operators.logical import and_, compare_chain, not_, or_
+from runtime.operators.py_builtins import (
+    BUILTIN_OVERLOADS,
+    abs_,
+    enumerate_,
+    float_,
+    int_,
+    isinstance_,
+    len_,
+    max_,
+    min_,
+    range_,
+    zip_,
+)
+from runtime.operators.variables import Undefined, UndefinedReturnValue, UndefinedSymbolError, ld
+
+__all__ = [
+    "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",
+    "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld",
+    "new_list", "list_append", "list_pop", "list_stack", "TensorList", "len_", "range_",
+    "enumerate_", "zip_", "abs_", "int_", "float_", "min_", "max_", "isinstance_",
+    "BUILTIN_OVERLOADS",
+]

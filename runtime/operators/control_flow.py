@@ -1,0 +1,315 @@
+"""`if`, `while` and `for` statements of converted code (call shapes: docs/architecture.md).
+
+Contract:
+- Dispatch: a statement is staged only when its condition or iterable is symbolic (or a
+  lazy `range`/`enumerate`/`zip`/`TensorList` over symbolic values). Otherwise it runs
+  as Python: same evaluation order, side effects and errors. An eager tensor condition
+  is `bool()` of it; one that holds more than one value is a TypeError.
+- A loop whose condition (`while`) or stop test (`for` with `extra_test`) turns symbolic
+  after some Python iterations runs those iterations in Python and stages the rest of
+  the loop from the state reached (a `for` over a Python iterable stages its remaining
+  items stacked into a tensor). `maximum_iterations` counts in both modes.
+- A staged `if` traces both bodies into one `cond`, each starting from the state before
+  the `if`; a staged loop is one `while_loop` over the symbols' values (state.py says
+  which values are carried). Errors name the symbol:
+  a symbol defined in only one branch of an `if` and used after it; a symbol read by a
+  loop before the loop defines it; a dtype or structure that changes across branches or
+  iterations; a non-tensor value (None, an object) that a branch or iteration replaces.
+- Staged loops may leave undefined symbols the loop assigns before it reads them
+  (temporaries, `retval_`): they start as zeros of the right spec. A Python list the
+  loop appends to (or pops from) becomes a `TensorList`. Both are learnt from one probe
+  iteration traced into a throwaway graph, made only when such symbols exist (so the
+  loop body's Python side effects run once more while tracing).
+- A staged `if` where only the second traced branch leaves `retval_` unassigned (a
+  `return` in one branch, lowered with a `do_return` flag) fills it with zeros: the flag
+  guards that value. The branches are traced in the other order when it is the first.
+"""
+
+import itertools
+
+from runtime import context, nest
+from runtime.control_flow import cond as staged_cond
+from runtime.control_flow import while_loop
+from runtime.graph import FuncGraph
+from runtime.operators import state as state_lib
+from runtime.operators.iterables import TensorRows, as_staged
+from runtime.operators.lists import TensorList
+from runtime.operators.variables import Undefined, UndefinedReturnValue, UndefinedSymbolError
+from runtime.ops.core import convert_to_tensor
+from runtime.tensor import EagerTensor, is_symbolic
+
+_UNASSIGNED = (Undefined, UndefinedReturnValue)
+
+
+def python_condition(value, statement):
+    """`bool(value)` for a Python-run statement, refusing ambiguous eager tensors."""
+    if isinstance(value, EagerTensor) and value.numpy().size != 1:
+        raise TypeError(f"the condition of {statement} must hold a single value, got a tensor "
+                        f"of shape {value.shape}; reduce it with ag.reduce_all or "
+                        "ag.reduce_any")
+    return bool(value)
+
+
+# --- if ---------------------------------------------------------------------------------
+
+
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
+    """`if cond: body() else: orelse()`. Every symbol is an output (`nouts` is their count)."""
+    if is_symbolic(cond):
+        _graph_if_stmt(cond, body, orelse, get_state, set_state, symbol_names)
+    elif python_condition(cond, "an `if` statement"):
+        body()
+    else:
+        orelse()
+
+
+class _TraceOtherBranchFirst(Exception):
+    """The first traced branch left `retval_` unassigned; it must be traced second."""
+
+
+def _graph_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
+    from runtime.ops.math_ops import logical_not
+
+    init = get_state()
+    try:
+        final = _staged_if(cond, body, orelse, init, get_state, set_state, symbol_names)
+    except _TraceOtherBranchFirst:
+        final = _staged_if(logical_not(cond), orelse, body, init, get_state, set_state,
+                           symbol_names)
+    set_state(final)
+
+
+def _staged_if(cond, body, orelse, init, get_state, set_state, symbol_names):
+    ends = []    # each traced branch's final state, in tracing order
+    names = []   # filled by the first branch; cond reads it only for its error messages
+
+    def branch(fn):
+        def traced():
+            # A fresh copy of each list: appends while tracing one branch must not be seen
+            # by the other.
+            set_state(tuple(list(v) if isinstance(v, list) else v for v in init))
+            fn()
+            end = get_state()
+            if ends:
+                end = _reconcile_branches(ends[0], end, symbol_names)
+            else:
+                names[:] = state_lib.leaf_names(end, symbol_names)
+            ends.append(end)
+            return [state_lib.to_tensor(v) for v in nest.flatten(end)]
+
+        return traced
+
+    results = staged_cond(cond, branch(body), branch(orelse), names=names)
+    template = nest.flatten(ends[0])
+    return nest.pack_sequence_as(ends[0], [state_lib.from_tensor(t, r)
+                                           for t, r in zip(template, results)])
+
+
+def _reconcile_branches(first, second, symbol_names):
+    """`second` made stageable against `first`, or an error naming the symbol."""
+    second = list(second)
+    for i, name in enumerate(symbol_names):
+        a, b = first[i], second[i]
+        if isinstance(a, UndefinedReturnValue) and isinstance(b, UndefinedReturnValue):
+            continue
+        if isinstance(a, UndefinedReturnValue):
+            raise _TraceOtherBranchFirst()
+        if isinstance(b, UndefinedReturnValue):
+            second[i] = state_lib.placeholder_like(a)
+        elif isinstance(a, Undefined) and isinstance(b, Undefined):
+            second[i] = a  # undefined after either branch: stays an Undefined
+        elif isinstance(a, Undefined) or isinstance(b, Undefined):
+            raise ValueError(
+                f"'{name}' is defined in only one branch of the `if` and used after it; the "
+                "condition is a tensor, so both branches are built into the graph and both "
+                f"must give '{name}' a value (or define it before the `if`)")
+        else:
+            state_lib.check_same_structure(a, b, name, "in the two branches of the `if`")
+    return tuple(second)
+
+
+# --- while ------------------------------------------------------------------------------
+
+
+def while_stmt(test, body, get_state, set_state, symbol_names, opts):
+    """`while test(): body()`; `opts` may hold `maximum_iterations`."""
+    limit = (opts or {}).get("maximum_iterations")
+    iterations = 0
+    while limit is None or iterations < limit:
+        condition = test()
+        if is_symbolic(condition):
+            remaining = None if limit is None else limit - iterations
+            _graph_loop(test, body, get_state, set_state, symbol_names, remaining)
+            return
+        if not python_condition(condition, "a `while` loop"):
+            return
+        body()
+        iterations += 1
+
+
+# --- for --------------------------------------------------------------------------------
+
+
+def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    """`for item in iter_: body(item)`, stopping early when `extra_test()` is false."""
+    limit = (opts or {}).get("maximum_iterations")
+    staged = as_staged(iter_)
+    if staged is not None:
+        _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, limit)
+    else:
+        _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, limit)
+
+
+def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, limit):
+    items = iter(iter_) if limit is None else itertools.islice(iter_, limit)
+    if extra_test is None:
+        for item in items:
+            body(item)
+        return
+    while True:
+        # Tested before taking the next item, as Python's `break` never takes it.
+        more = extra_test()
+        if is_symbolic(more):
+            rest = _stacked_rest(items)
+            if rest is not None:
+                _graph_for_stmt(TensorRows(rest), extra_test, body, get_state, set_state,
+                                symbol_names, None)
+            return
+        if not python_condition(more, "a `for` loop's stop test"):
+            return
+        try:
+            item = next(items)
+        except StopIteration:
+            return
+        body(item)
+
+
+def _stacked_rest(items):
+    from runtime.ops.array_ops import stack
+
+    rest = list(items)
+    if not rest:
+        return None
+    try:
+        return stack(rest)
+    except (TypeError, ValueError) as e:
+        raise NotImplementedError(
+            "this `for` loop over a Python iterable stops on a tensor condition (a `break` "
+            "or `return` under a tensor `if`), so its remaining iterations must be staged, "
+            f"but its remaining items cannot become one tensor: {e}") from e
+
+
+def _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, limit):
+    from runtime.ops.math_ops import add, logical_and
+
+    index = 0
+
+    def get_loop_state():
+        return (index, *get_state())
+
+    def set_loop_state(values):
+        nonlocal index
+        index = values[0]
+        set_state(tuple(values[1:]))
+
+    def test():
+        has_item = staged.has_item(index)
+        return has_item if extra_test is None else logical_and(has_item, extra_test())
+
+    def loop_body():
+        nonlocal index
+        item = staged.item(index)
+        index = add(index, 1)
+        body(item)
+
+    _graph_loop(test, loop_body, get_loop_state, set_loop_state,
+                ("<for loop index>", *symbol_names), limit)
+
+
+# --- the staged loop --------------------------------------------------------------------
+
+
+def _graph_loop(test, body, get_state, set_state, symbol_names, limit):
+    """`while test(): body()` as one while_loop carrying the symbols' values."""
+    init = _loop_entry_state(test, body, get_state, set_state, symbol_names)
+    flat = nest.flatten(init)
+    names = state_lib.leaf_names(init, symbol_names)
+    carried = [i for i, v in enumerate(flat) if state_lib.is_carried(v)]
+
+    def restore(values):
+        leaves = list(flat)
+        for i, value in zip(carried, values):
+            leaves[i] = state_lib.from_tensor(flat[i], value)
+        set_state(nest.pack_sequence_as(init, leaves))
+
+    def loop_test(*values):
+        restore(values)
+        return test()
+
+    def loop_body(*values):
+        restore(values)
+        body()
+        end = get_state()
+        for before, after, name in zip(init, end, symbol_names):
+            state_lib.check_same_structure(before, after, name, "after a loop iteration")
+        end_flat = nest.flatten(end)
+        for i, (before, after) in enumerate(zip(flat, end_flat)):
+            if i not in carried and after is not before:
+                raise TypeError(
+                    f"'{names[i]}' is {state_lib.describe(before)} before the loop and "
+                    f"{state_lib.describe(after)} after an iteration; a staged loop can only "
+                    "change variables that hold a tensor or a number before it")
+        return [state_lib.to_tensor(end_flat[i]) for i in carried]
+
+    results = while_loop(loop_test, loop_body, [state_lib.to_tensor(flat[i]) for i in carried],
+                         maximum_iterations=limit, names=[names[i] for i in carried])
+    restore(results)
+
+
+def _loop_entry_state(test, body, get_state, set_state, symbol_names):
+    """The loop variables' initial values: the state now, except that unassigned symbols
+    the loop defines start as placeholders and lists the loop resizes as TensorLists."""
+    init = get_state()
+    unknown = [i for i, v in enumerate(init) if isinstance(v, (*_UNASSIGNED, list))]
+    if not unknown:
+        return init
+    after = _probe_iteration(test, body, get_state, set_state, init)
+    entry = list(init)
+    for i in unknown:
+        before, now = init[i], after[i]
+        if isinstance(before, list):
+            if isinstance(now, list) and len(now) != len(before):
+                like = now[len(before)] if len(now) > len(before) else before[0]
+                entry[i] = TensorList.from_items(before, like)
+        elif not isinstance(now, _UNASSIGNED):
+            entry[i] = state_lib.placeholder_like(now)
+    return tuple(entry)
+
+
+def _probe_iteration(test, body, get_state, set_state, init):
+    """The state after one iteration traced into a throwaway graph, from `init` with the
+    carried values replaced by placeholders (as the staged loop will see them)."""
+    probe = FuncGraph("loop_probe", context.current_graph())
+
+    def as_input(value):
+        if isinstance(value, TensorList):
+            return TensorList(as_input(value.stacked))
+        if not state_lib.is_carried(value):
+            return value
+        with probe.as_default():
+            spec = convert_to_tensor(value)
+        return probe.add_input("probe", spec.shape, spec.dtype)
+
+    undefined = {v.symbol_name for v in init if isinstance(v, Undefined)}
+    with probe.as_default():
+        set_state(tuple(nest.map_structure(as_input, v) for v in init))
+        try:
+            test()
+            body()
+        except UndefinedSymbolError as e:
+            if e.symbol_name in undefined:
+                raise ValueError(f"'{e.symbol_name}' must be defined before the loop: the "
+                                 "loop is staged (its condition is a tensor) and reads "
+                                 f"'{e.symbol_name}' before assigning it") from e
+            raise
+        return get_state()

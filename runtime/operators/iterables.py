@@ -1,0 +1,148 @@
+"""Iterables a staged `for` loop walks by index: tensor rows, `range`, `enumerate`, `zip`.
+
+Contract: `as_staged(value)` returns a `StagedIterable` when iterating `value` must be
+staged (a symbolic tensor, a `TensorList`, or one of the lazy objects `py_builtins`
+returns for `range`/`enumerate`/`zip` over symbolic values), else None. A staged
+iterable answers, for an int32 scalar `index` counting iterations from 0,
+`has_item(index)` (a bool tensor: is there an item at `index`) and `item(index)`.
+`for_stmt` turns these into the condition and the body of one `while_loop`.
+Iterated in Python (outside converted code) the lazy objects raise the same TypeError
+as a symbolic tensor; used as a tensor, a staged range is `ag.range(...)`.
+"""
+
+from runtime.operators.lists import TensorList
+from runtime.ops.core import convert_to_tensor
+from runtime.tensor import SymbolicTensor, Tensor, is_symbolic
+
+
+class StagedIterable:
+    def has_item(self, index):
+        raise NotImplementedError
+
+    def item(self, index):
+        raise NotImplementedError
+
+    def __iter__(self):
+        raise TypeError(f"{self!r} is symbolic: it can only be iterated by a `for` loop in "
+                        "converted code (ag.to_graph / ag.function), which stages the loop")
+
+
+class TensorRows(StagedIterable):
+    """The rows (first-axis slices) of a tensor, as Python iterates an eager tensor."""
+
+    def __init__(self, tensor):
+        if tensor.shape.rank == 0:
+            raise TypeError(f"cannot iterate over a scalar (0-d) tensor {tensor!r}")
+        self.tensor = tensor
+
+    def has_item(self, index):
+        from runtime.ops.array_ops import gather, shape
+        from runtime.ops.math_ops import less
+
+        static = self.tensor.shape[0]
+        length = static if static is not None else gather(shape(self.tensor), 0)
+        return less(index, length)
+
+    def item(self, index):
+        from runtime.ops.array_ops import gather
+
+        return gather(self.tensor, index)
+
+    def __repr__(self):
+        return f"TensorRows({self.tensor!r})"
+
+
+class StagedRange(StagedIterable):
+    """`range(start, stop, step)` with a symbolic bound; item i is start + i * step."""
+
+    def __init__(self, start, stop, step):
+        from runtime.ops.array_ops import same_dtype_tensors
+
+        self.start, self.stop, self.step = same_dtype_tensors([start, stop, step], "range")
+        if not self.start.dtype.is_integer:
+            raise TypeError(f"range() needs integer bounds, got dtype {self.start.dtype.name}")
+        # A Python step fixes the direction now, so the loop condition is one comparison.
+        self._step_sign = None if isinstance(step, Tensor) else (step > 0) - (step < 0)
+        if self._step_sign == 0:
+            raise ValueError("range() arg 3 must not be zero")
+
+    def item(self, index):
+        from runtime.ops.array_ops import cast
+        from runtime.ops.math_ops import add, multiply
+
+        return add(self.start, multiply(cast(index, self.start.dtype), self.step))
+
+    def has_item(self, index):
+        from runtime.ops.math_ops import greater, less, logical_and, logical_or
+
+        value = self.item(index)
+        if self._step_sign == 1:
+            return less(value, self.stop)
+        if self._step_sign == -1:
+            return greater(value, self.stop)
+        return logical_or(logical_and(greater(self.step, 0), less(value, self.stop)),
+                          logical_and(less(self.step, 0), greater(value, self.stop)))
+
+    def _as_tensor(self):
+        from runtime.ops.creation_ops import range_
+
+        return range_(self.start, self.stop, self.step)
+
+    @property
+    def dtype(self):
+        return self.start.dtype
+
+    def __repr__(self):
+        return f"range({self.start!r}, {self.stop!r}, {self.step!r})"
+
+
+class StagedEnumerate(StagedIterable):
+    def __init__(self, iterable, start):
+        self.iterable = as_staged(iterable) or TensorRows(convert_to_tensor(iterable))
+        self.start = start
+
+    def has_item(self, index):
+        return self.iterable.has_item(index)
+
+    def item(self, index):
+        from runtime.ops.math_ops import add
+
+        return add(index, self.start), self.iterable.item(index)
+
+    def __repr__(self):
+        return f"enumerate({self.iterable!r})"
+
+
+class StagedZip(StagedIterable):
+    def __init__(self, iterables):
+        self.iterables = [as_staged(it) or TensorRows(convert_to_tensor(it))
+                          for it in iterables]
+
+    def has_item(self, index):
+        from runtime.ops.math_ops import logical_and
+
+        result = self.iterables[0].has_item(index)
+        for it in self.iterables[1:]:
+            result = logical_and(result, it.has_item(index))
+        return result
+
+    def item(self, index):
+        return tuple(it.item(index) for it in self.iterables)
+
+    def __repr__(self):
+        return f"zip({', '.join(map(repr, self.iterables))})"
+
+
+def is_staged(value):
+    """Whether `value` only has a value when the graph runs."""
+    return is_symbolic(value) or isinstance(value, (StagedIterable, TensorList))
+
+
+def as_staged(value):
+    if isinstance(value, StagedIterable):
+        return value
+    if isinstance(value, SymbolicTensor):
+        return TensorRows(value)
+    if isinstance(value, TensorList):
+        return TensorRows(value.stacked)
+    return None

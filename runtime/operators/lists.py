@@ -1,0 +1,142 @@
+"""List operations for converted code, on Python lists and on staged `TensorList`s.
+
+Contract:
+- `new_list(iterable=())`: a Python list of the items; a `TensorList` of the rows of a
+  symbolic tensor.
+- `list_append(l, x)` returns the list to rebind `l` to: a Python list (or any object
+  with `append`) is mutated in place and returned, exactly as `l.append(x)`; a
+  `TensorList` is immutable, so a new one is returned.
+- `list_pop(l, i=None)` returns `(l, item)` the same way.
+- `list_stack(l)`: the list as one tensor (a Python list of tensors is stacked).
+- `TensorList` is what a Python list becomes when a staged loop grows or shrinks it:
+  its elements are the rows of one tensor of shape `(length, *element_shape)` that
+  grows with `concat`. It is used as that tensor wherever a tensor is expected
+  (`_as_tensor`), so returning it or computing with it needs no explicit stack.
+"""
+
+from runtime import dtypes
+from runtime.ops.core import convert_to_tensor
+from runtime.shapes import TensorShape
+from runtime.tensor import Tensor, is_symbolic, to_array
+
+
+class TensorList:
+    __slots__ = ("stacked",)
+
+    def __init__(self, stacked):
+        self.stacked = stacked
+
+    @classmethod
+    def from_items(cls, items, like):
+        """A TensorList of `items`; its elements have the dtype and shape of `like`."""
+        from runtime.ops.array_ops import stack
+        from runtime.ops.creation_ops import zeros
+
+        if isinstance(like, Tensor):
+            dtype, shape = like.dtype, like.shape
+        else:
+            array = to_array(like)
+            dtype, shape = dtypes.as_dtype(array.dtype), TensorShape(array.shape)
+        if items:
+            return cls(stack([_element(x, dtype) for x in items]))
+        # Unknown element dims get size 0 here; `append` reshapes the empty list to the
+        # first element's real shape.
+        return cls(zeros([0] + [d or 0 for d in (shape.dims or ())], dtype))
+
+    @property
+    def dtype(self):
+        return self.stacked.dtype
+
+    @property
+    def element_shape(self):
+        return self.stacked.shape[1:]
+
+    def length(self):
+        from runtime.ops.array_ops import gather, shape
+
+        static = self.stacked.shape[0] if self.stacked.shape.rank else None
+        return static if static is not None else gather(shape(self.stacked), 0)
+
+    def append(self, x):
+        from runtime.ops.array_ops import concat, expand_dims, reshape, shape
+
+        x = _element(x, self.dtype)
+        stacked = self.stacked
+        if not (self.element_shape.is_fully_defined() and
+                self.element_shape.is_compatible_with(x.shape)):
+            # A no-op unless the list is empty: then its placeholder element shape
+            # becomes the element's own (0 rows reshape to any row shape).
+            stacked = reshape(stacked, concat([[-1], shape(x)], 0))
+        return TensorList(concat([stacked, expand_dims(x, 0)], 0))
+
+    def pop(self, i=None):
+        from runtime.ops.array_ops import concat, gather
+        from runtime.ops.creation_ops import range_
+        from runtime.ops.math_ops import add
+
+        n = self.length()
+        i = -1 if i is None else i
+        if isinstance(i, int) and i < 0:
+            i = add(n, i) if isinstance(n, Tensor) else n + i
+        item = gather(self.stacked, i)
+        keep = concat([range_(0, i), range_(add(i, 1), n)], 0)
+        return TensorList(gather(self.stacked, keep)), item
+
+    def __getitem__(self, i):
+        from runtime.ops.array_ops import gather
+
+        return gather(self.stacked, i)
+
+    def __iter__(self):
+        raise TypeError("a TensorList (a Python list grown inside a staged loop) cannot be "
+                        "iterated in Python; iterate it in converted code (the loop is "
+                        "staged) or stack it with ag.stack")
+
+    def _as_tensor(self):
+        return self.stacked
+
+    def _graph_tensor(self, graph):  # lets Session.run fetch a TensorList
+        return self.stacked
+
+    def __repr__(self):
+        return f"TensorList({self.stacked!r})"
+
+
+def _element(x, dtype):
+    if isinstance(x, Tensor) or hasattr(x, "_as_tensor"):
+        return convert_to_tensor(x, dtype)
+    return convert_to_tensor(to_array(x, dtype))
+
+
+def new_list(iterable=()):
+    if is_symbolic(iterable):
+        return TensorList(iterable)
+    return list(iterable)
+
+
+def list_append(target, x):
+    if isinstance(target, TensorList):
+        return target.append(x)
+    if is_symbolic(target):
+        return TensorList(target).append(x)
+    target.append(x)
+    return target
+
+
+def list_pop(target, i=None):
+    if isinstance(target, TensorList):
+        return target.pop(i)
+    if is_symbolic(target):
+        return TensorList(target).pop(i)
+    item = target.pop() if i is None else target.pop(i)
+    return target, item
+
+
+def list_stack(target):
+    from runtime.ops.array_ops import stack
+
+    if isinstance(target, TensorList):
+        return target.stacked
+    if isinstance(target, Tensor):
+        return target
+    return stack(list(target))

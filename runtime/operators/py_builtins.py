@@ -1,0 +1,126 @@
+"""Overloads of the builtins that meet tensors, for `converted_call` to dispatch to.
+
+Contract: with Python values (and, where the builtin accepts them, eager tensors) each
+overload is exactly the builtin: same result, same errors. With a symbolic argument it
+stages instead:
+- `len_`: the static first dimension when known, else a `Shape` op (int32 scalar).
+- `range_`, `enumerate_`, `zip_`: lazy objects (`iterables.py`) a `for` loop stages; a
+  staged range used as a tensor is `ag.range(...)`.
+- `abs_` → `abs`, `int_` → cast to int32 (truncating, like `int`), `float_` → cast to
+  float32, `min_`/`max_` of several values → `minimum`/`maximum`, of one tensor → the
+  reduction over its first axis (what iterating it would compare).
+- `isinstance_`: the builtin, except that staged stand-ins still pass the test their
+  Python counterpart would (a `TensorList` is a `list`, a staged range a `range`, ...).
+`BUILTIN_OVERLOADS` maps each builtin to its overload.
+"""
+
+import builtins
+
+from runtime import dtypes
+from runtime.operators.iterables import StagedEnumerate, StagedRange, StagedZip, is_staged
+from runtime.operators.lists import TensorList
+from runtime.tensor import is_symbolic
+
+
+def len_(value):
+    from runtime.ops.array_ops import gather, shape, size
+
+    if isinstance(value, TensorList):
+        return value.length()
+    if isinstance(value, StagedRange):
+        return size(value._as_tensor())
+    if not is_symbolic(value):
+        return builtins.len(value)
+    if value.shape.rank == 0:
+        raise TypeError(f"len() of a scalar (0-d) tensor {value!r}")
+    static = value.shape[0]
+    return static if static is not None else gather(shape(value), 0)
+
+
+def range_(*args):
+    if not builtins.any(is_symbolic(a) for a in args):
+        return builtins.range(*args)
+    if not 1 <= builtins.len(args) <= 3:
+        raise TypeError(f"range expected 1 to 3 arguments, got {builtins.len(args)}")
+    start, stop, step = (0, args[0], 1) if builtins.len(args) == 1 else (*args, 1)[:3]
+    return StagedRange(start, stop, step)
+
+
+def enumerate_(iterable, start=0):
+    if is_staged(iterable) or is_symbolic(start):
+        return StagedEnumerate(iterable, start)
+    return builtins.enumerate(iterable, start)
+
+
+def zip_(*iterables, **kwargs):
+    if builtins.any(is_staged(it) for it in iterables):
+        if kwargs.get("strict"):
+            raise NotImplementedError("zip(strict=True) cannot be staged: the lengths of "
+                                      "symbolic tensors are only known when the graph runs")
+        return StagedZip(iterables)
+    return builtins.zip(*iterables, **kwargs)
+
+
+def abs_(x):
+    from runtime.ops.math_ops import abs_ as abs_op
+
+    return abs_op(x) if is_symbolic(x) else builtins.abs(x)
+
+
+def _cast_or_builtin(builtin, dtype):
+    def overload(x, *args):
+        from runtime.ops.array_ops import cast
+
+        if is_symbolic(x) and not args:
+            return cast(x, dtype)
+        return builtin(x, *args)
+
+    overload.__name__ = overload.__qualname__ = f"{builtin.__name__}_"
+    overload.__doc__ = f"`{builtin.__name__}(x)`; a symbolic `x` is cast to {dtype.name}."
+    return overload
+
+
+int_ = _cast_or_builtin(builtins.int, dtypes.int32)
+float_ = _cast_or_builtin(builtins.float, dtypes.float32)
+
+
+def _extreme(builtin, reduce_name, pairwise_name):
+    def overload(*args, **kwargs):
+        from runtime.ops import math_ops, reduction_ops
+
+        if kwargs or not builtins.any(is_symbolic(a) for a in args):
+            return builtin(*args, **kwargs)
+        if builtins.len(args) == 1:
+            return getattr(reduction_ops, reduce_name)(args[0], axis=0)
+        pairwise = getattr(math_ops, pairwise_name)
+        result = args[0]
+        for value in args[1:]:
+            result = pairwise(result, value)
+        return result
+
+    overload.__name__ = overload.__qualname__ = f"{builtin.__name__}_"
+    overload.__doc__ = (f"`{builtin.__name__}(...)`; staged as {pairwise_name} / "
+                        f"{reduce_name} when an argument is symbolic.")
+    return overload
+
+
+max_ = _extreme(builtins.max, "reduce_max", "maximum")
+min_ = _extreme(builtins.min, "reduce_min", "minimum")
+
+# What a staged stand-in is, for `isinstance`, in Python terms.
+_PYTHON_TYPES = {TensorList: builtins.list, StagedRange: builtins.range,
+                 StagedEnumerate: builtins.enumerate, StagedZip: builtins.zip}
+
+
+def isinstance_(obj, classinfo):
+    if builtins.isinstance(obj, classinfo):
+        return True
+    python_type = _PYTHON_TYPES.get(type(obj))
+    return python_type is not None and builtins.issubclass(python_type, classinfo)
+
+
+BUILTIN_OVERLOADS = {
+    builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_,
+    builtins.zip: zip_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
+    builtins.min: min_, builtins.max: max_, builtins.isinstance: isinstance_,
+}

@@ -1,0 +1,83 @@
+"""How the symbols' state (what `get_state()` returns) crosses a staged `cond`/`while_loop`.
+
+Contract:
+- `leaf_names(state, symbol_names)`: a name per leaf of `nest.flatten(state)`, after the
+  symbol holding it (`'x'`, `'pair[0]'`, `"d['k']"`), for error messages.
+- `is_carried(value)`: tensors, `TensorList`s and Python/numpy numbers are carried
+  through the op (as tensors; a TensorList as its stacked tensor, see `to_tensor` /
+  `from_tensor`). Every other leaf (None, strings, Variables, functions, objects,
+  `Undefined`) passes through untouched, so it must leave a branch or an iteration as
+  the very same object.
+- `placeholder_like(value)`: a value of the same structure, dtypes and (known) shapes,
+  for a symbol that a path leaves unassigned although its value is never observed
+  there (a `retval_` on a path that has not returned, a loop-local temporary).
+- `check_same_structure(before, after, name, where)`: a ValueError naming the symbol.
+"""
+
+import numbers
+
+import numpy as np
+
+from runtime import nest
+from runtime.operators.lists import TensorList
+from runtime.tensor import Tensor
+
+
+def leaf_names(state, symbol_names):
+    names = []
+    for i, value in enumerate(state):
+        name = symbol_names[i] if i < len(symbol_names) else f"state[{i}]"
+        names.extend(_leaf_paths(value, name))
+    return names
+
+
+def _leaf_paths(value, path):
+    if not nest.is_nested(value):
+        return [path]
+    if isinstance(value, dict):
+        keys = list(value)
+        # nest orders dict leaves its own way; flattening {key: position} reveals it.
+        items = [(keys[i], value[keys[i]]) for i in nest.flatten(dict(zip(keys,
+                                                                        range(len(keys)))))]
+    else:
+        items = enumerate(value)
+    return [leaf for key, child in items for leaf in _leaf_paths(child, f"{path}[{key!r}]")]
+
+
+def is_carried(value):
+    return isinstance(value, (Tensor, TensorList, numbers.Number, np.generic, np.ndarray))
+
+
+def to_tensor(value):
+    return value.stacked if isinstance(value, TensorList) else value
+
+
+def from_tensor(template, tensor):
+    return TensorList(tensor) if isinstance(template, TensorList) else tensor
+
+
+def _zeros_like_spec(value):
+    from runtime.ops.creation_ops import zeros
+
+    if isinstance(value, TensorList):
+        return TensorList(_zeros_like_spec(value.stacked))
+    if not isinstance(value, Tensor):
+        return value
+    dims = [d or 0 for d in value.shape.dims] if value.shape.dims is not None else []
+    return zeros(dims, value.dtype)
+
+
+def placeholder_like(value):
+    return nest.map_structure(_zeros_like_spec, value)
+
+
+def check_same_structure(before, after, name, where):
+    try:
+        nest.assert_same_structure(before, after, name)
+    except ValueError as e:
+        raise ValueError(f"'{name}' has a different structure {where}: {e}") from e
+
+
+def describe(value):
+    """`value`'s kind in words, for messages about values that cannot be staged."""
+    return "None" if value is None else f"a {type(value).__name__}"

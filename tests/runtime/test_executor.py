@@ -1,0 +1,192 @@
+"""The executor: pruning (only needed kernels run), freeing intermediates, error reports.
+
+Probe ops registered here record which kernels ran and which arrays are still alive, so
+the tests observe the executor's behaviour instead of trusting its data structures.
+"""
+
+import sys
+import weakref
+
+import numpy as np
+import pytest
+
+from runtime import dtypes
+from runtime.control_flow import cond
+from runtime.errors import InvalidArgumentError, OpError
+from runtime.executor import Plan
+from runtime.graph import Graph
+from runtime.ops import infer
+from runtime.ops import math_ops as m
+from runtime.ops.core import constant, placeholder
+from runtime.registry import OpDef, apply, register, registered_names
+from runtime.session import Session
+
+RAN = []       # tags of probe kernels in the order they ran
+ARRAYS = {}    # tag -> weakref to the array a TestMake kernel produced
+ALIVE = {}     # tag -> whether that array was alive when TestAlive ran
+
+
+def _probe(x, tag):
+    RAN.append(tag)
+    return x
+
+
+def _make(x, tag):
+    out = x + 0  # a fresh array nobody else references
+    ARRAYS[tag] = weakref.ref(out)
+    return out
+
+
+def _alive(x, tag):
+    ALIVE[tag] = ARRAYS[tag]() is not None
+    return x
+
+
+def _boom(x, error):
+    raise error
+
+
+if "TestProbe" not in registered_names():
+    for _name, _kernel in [("TestProbe", _probe), ("TestMake", _make), ("TestAlive", _alive),
+                           ("TestBoom", _boom)]:
+        register(OpDef(_name, _kernel, infer.unary))
+
+
+def probe(x, tag):
+    return apply("TestProbe", [x], {"tag": tag})
+
+
+@pytest.fixture(autouse=True)
+def _clear_records():
+    RAN.clear()
+    ARRAYS.clear()
+    ALIVE.clear()
+
+
+def _line():
+    return sys._getframe(1).f_lineno
+
+
+# --- pruning ---------------------------------------------------------------------------------
+
+
+def test_only_the_ops_a_fetch_needs_run():
+    g = Graph()
+    with g.as_default():
+        x = placeholder(dtypes.float32, [], name="x")
+        a = probe(x, "a")
+        probe(x, "unused")
+        z = probe(m.square(a), "z")
+    with Session(g) as sess:
+        assert sess.run(z, {x: 3.0}) == 9.0
+    assert RAN == ["a", "z"]
+
+
+def test_feeding_a_tensor_skips_its_producer_kernel():
+    g = Graph()
+    with g.as_default():
+        x = placeholder(dtypes.float32, [], name="x")
+        y = m.square(probe(x, "producer"))
+        z = probe(m.add(y, 1.0), "z")
+    with Session(g) as sess:
+        assert sess.run(z, {y: 4.0}) == 5.0
+    assert RAN == ["z"]
+
+
+def test_a_pruned_branch_that_would_raise_does_not_run():
+    g = Graph()
+    with g.as_default():
+        x = placeholder(dtypes.float32, [], name="x")
+        broken = apply("TestBoom", [x], {"error": RuntimeError("must not run")})
+        z = m.add(m.square(broken), 1.0)
+    with Session(g) as sess:
+        assert sess.run(z, {broken: 2.0}) == 5.0
+        with pytest.raises(OpError, match="must not run"):
+            sess.run(z, {x: 2.0})
+
+
+# --- freeing ---------------------------------------------------------------------------------
+
+
+def _make_square_check(fetch_made):
+    g = Graph()
+    with g.as_default():
+        x = placeholder(dtypes.float32, [1000], name="x")
+        made = apply("TestMake", [x], {"tag": "made"})
+        checked = apply("TestAlive", [m.square(made)], {"tag": "made"})
+    fetches = [made, checked] if fetch_made else [checked]
+    with Session(g) as sess:
+        sess.run(fetches, {x: np.ones(1000, np.float32)})
+    return ALIVE["made"]
+
+
+def test_an_intermediate_is_freed_after_its_last_use():
+    assert _make_square_check(fetch_made=False) is False
+
+
+def test_a_fetched_intermediate_is_kept():
+    assert _make_square_check(fetch_made=True) is True
+
+
+def test_plan_frees_each_dead_slot_at_its_last_reader():
+    g = Graph()
+    with g.as_default():
+        x = placeholder(dtypes.float32, [], name="x")
+        a = m.square(x)
+        b = m.add(a, a)
+        c = m.multiply(b, a)   # last reader of a
+        d = m.add(c, 1.0)
+    plan = Plan(g, [d], (), [x])
+    by_op = {step[5].name: step for step in plan.steps}
+    a_slot = by_op["Add"][1][0]
+    b_slot = by_op["Mul"][1][0]
+    assert a_slot in by_op["Mul"][6] and b_slot in by_op["Mul"][6]
+    assert a_slot not in by_op["Add"][6]
+    freed = [slot for step in plan.steps for slot in step[6]]
+    assert len(freed) == len(set(freed))
+    assert plan.fetch_slots[0] not in freed
+
+
+# --- errors ----------------------------------------------------------------------------------
+
+
+def test_op_error_names_the_op_and_the_line_that_created_it():
+    g = Graph()
+    with g.as_default():
+        a = placeholder(dtypes.float32, [None, None], name="a")
+        line = _line() + 1
+        product = m.matmul(a, a, name="product")
+    with Session(g) as sess:
+        with pytest.raises(OpError) as info:
+            sess.run(product, {a: np.ones((2, 3), np.float32)})
+    message = str(info.value)
+    assert "'product' (MatMul)" in message
+    assert f"{__file__}:{line}" in message
+    assert info.value.op is product.op
+
+
+def test_invalid_argument_errors_get_the_op_and_line_appended():
+    g = Graph()
+    with g.as_default():
+        x = constant(1.0)
+        line = _line() + 1
+        bad = apply("TestBoom", [x], {"error": InvalidArgumentError("value out of range")})
+    with Session(g) as sess, pytest.raises(InvalidArgumentError) as info:
+        sess.run(bad)
+    assert "value out of range" in str(info.value)
+    assert f"'{bad.op.name}' (TestBoom) created at {__file__}:{line}" in str(info.value)
+
+
+def test_an_error_inside_a_branch_names_the_inner_op():
+    g = Graph()
+    with g.as_default():
+        p = placeholder(dtypes.bool_, [], name="p")
+        line = _line() + 1
+        out = cond(p, lambda: apply("TestBoom", [constant(1.0)], {"error": KeyError("k")}),
+                   lambda: constant(2.0))
+    with Session(g) as sess:
+        assert sess.run(out, {p: False}) == 2.0
+        with pytest.raises(OpError) as info:
+            sess.run(out, {p: True})
+    assert info.value.op.type == "TestBoom"
+    assert f"{__file__}:{line}" in str(info.value)
