@@ -11,8 +11,9 @@ attr that hold it). It checks that:
 - a FuncGraph's inputs are distinct placeholders of its own, its captures pair a tensor
   of the outer graph with one of those inputs, and its outputs are its own tensors;
 - subgraphs held in attrs are linted recursively, belong to this graph
-  (`outer_graph`), and for `If` / `While` their input and output counts and dtypes
-  match the op's.
+  (`outer_graph`), and for `If` / `While` (and their `Stateful` variants) their input
+  and output counts and dtypes match the op's, and the op's captured inputs are the
+  tensors the subgraphs captured.
 """
 
 from runtime.graph import FuncGraph, Graph, Operation
@@ -151,4 +152,6 @@ def _check_while(op, where):
     _check_dtypes(op, where, "body_graph outputs", op.attrs["body_graph"].outputs, loop_vars)
 
 
-_SUBGRAPH_SIGNATURES = {"If": _check_if, "While": _check_while}
+# Stateful* are the same ops registered as stateful (their subgraphs hold stateful ops).
+_SUBGRAPH_SIGNATURES = {"If": _check_if, "StatefulIf": _check_if,
+                        "While": _check_while, "StatefulWhile": _check_while}

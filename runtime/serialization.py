@@ -8,8 +8,9 @@ Contract:
   and a Session computes the same values. Op locations (the user's file:line) are kept,
   so errors from a rebuilt graph still point at the code that built the original.
 - Layout: `{"format", "version", "graph", "variables"}`. A graph is
-  `{"ops", "variables", "control_dependencies_chain"}`, plus `name`, `inputs`, `outputs`
-  and `captures` (pairs of outer/inner tensor names) for a FuncGraph. An op is
+  `{"ops", "variables", "control_dependencies_chain", "lift_variables"}`, plus `name`,
+  `inputs`, `outputs` and `captures` (pairs of outer/inner tensor names) for a
+  FuncGraph. An op is
   `{"name", "type", "inputs", "control_inputs", "attrs", "outputs", "location"}` with
   tensors named `op:index`.
 - Attrs: JSON scalars, lists and None are stored as is; everything else is an object with
@@ -84,7 +85,8 @@ class _Encoder:
     def graph(self, graph):
         data = {"ops": [self.op(op) for op in graph.get_operations()],
                 "variables": [self.owned_variable(v, graph) for v in graph.variables],
-                "control_dependencies_chain": graph.control_dependencies_chain}
+                "control_dependencies_chain": graph.control_dependencies_chain,
+                "lift_variables": getattr(graph, "lift_variables", False)}
         if isinstance(graph, FuncGraph):
             data.update(name=graph.name, inputs=[t.name for t in graph.inputs],
                         outputs=[t.name for t in graph.outputs],
@@ -204,6 +206,8 @@ class _Decoder:
                     with graph.as_default():
                         self.create_variable(entry, t)
         graph.control_dependencies_chain = data["control_dependencies_chain"]
+        if data.get("lift_variables"):  # function graphs create their variables eagerly
+            graph.lift_variables = True
         if pending:
             raise ValueError(f"initial value tensors {sorted(pending)} of variables are "
                              "missing from the graph")

@@ -9,10 +9,10 @@ graph `gradients()` and tapes inside traced functions, and is itself differentia
 Gradients of broadcasting ops are reduced back to each input's shape (`unbroadcast`).
 """
 
-from runtime.gradients import grad_ops  # noqa: F401  (the helper ops come first)
-from runtime.gradients import (  # noqa: F401, E402  (registration)
+from runtime.gradients import (  # noqa: F401  (importing registers the rules)
     array_grad,
     control_flow_grad,
+    grad_ops,
     math_grad,
     nn_grad,
     reduction_grad,

@@ -23,7 +23,7 @@ import numpy as np
 from runtime import context, registry
 from runtime.control_flow import cond
 from runtime.gradients.engine import inner_variables, is_differentiable
-from runtime.gradients.inline import inline_graph
+from runtime.gradients.inline import inline_graph, pure_copy
 from runtime.gradients_impl import gradients
 from runtime.graph import FuncGraph
 from runtime.ops.creation_ops import zeros, zeros_like
@@ -40,7 +40,6 @@ def _zeros_for(source):
 # --- If ---------------------------------------------------------------------------------------
 
 
-@register_gradient("If")
 def _if_grad(op, *grads):
     pred, captured = op.inputs[0], op.inputs[1:]
     variables = inner_variables(op)
@@ -77,17 +76,6 @@ def _if_grad(op, *grads):
 
 
 # --- While ------------------------------------------------------------------------------------
-
-
-def _replayable(graph, outer):
-    """`graph`, or a copy without the side effects its outputs do not need."""
-    if all(op.type == "ReadVariable" for op in graph.stateful_ops):
-        return graph
-    copy = FuncGraph(graph.name + "_replay", outer)
-    with copy.as_default():
-        inputs = [copy.add_input(p.op.name, p.shape, p.dtype) for p in graph.inputs]
-        copy.outputs = inline_graph(graph, inputs)
-    return copy
 
 
 def _body_gradient_graph(body, diff_vars, diff_extra, variables, outer):
@@ -160,7 +148,6 @@ register(OpDef("WhileGrad", _while_grad_kernel, lambda *inputs, output_specs, **
     output_specs), num_outputs=-1, needs_context=True))
 
 
-@register_gradient("While")
 def _while_grad(op, *grads):
     attrs = op.attrs
     num_vars = attrs["num_vars"]
@@ -173,8 +160,8 @@ def _while_grad(op, *grads):
 
     grad_graph, grad_slots = _body_gradient_graph(attrs["body_graph"], diff_vars, diff_extra,
                                                   variables, here)
-    forward = dict(attrs, cond_graph=_replayable(attrs["cond_graph"], here),
-                   body_graph=_replayable(attrs["body_graph"], here))
+    forward = dict(attrs, cond_graph=pure_copy(attrs["cond_graph"]),
+                   body_graph=pure_copy(attrs["body_graph"]))
     grad_ys = [zeros_like(op.outputs[i]) if grads[i] is None else grads[i] for i in diff_vars]
     wrt = [initial[i] for i in diff_vars] + [body_extra[k] for k in diff_extra] + variables
     results = apply("WhileGrad", list(op.inputs) + grad_ys, {
@@ -188,3 +175,9 @@ def _while_grad(op, *grads):
     for k, g in zip(diff_extra, results[len(diff_vars):]):
         input_grads[num_vars + attrs["body_indices"][k]] = g
     return tuple(input_grads) + tuple(results[len(diff_vars) + len(diff_extra):])
+
+
+# A branch or body with stateful ops makes a Stateful* op (control_flow.py): same rules.
+for _prefix in ("", "Stateful"):
+    register_gradient(_prefix + "If")(_if_grad)
+    register_gradient(_prefix + "While")(_while_grad)

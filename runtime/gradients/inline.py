@@ -4,13 +4,17 @@ Contract: `inline_graph(graph, inputs)` re-creates, in the graph being built, th
 `graph` that its outputs depend on, with `graph.inputs` replaced by `inputs`, and returns
 the copies of `graph.outputs`. Control-flow gradients use it to recompute a branch or a
 loop body next to the gradient ops that need its intermediate values.
-Only what the outputs need is copied, so side effects (print, Assert) are not repeated.
+Only what the outputs need is copied, so side effects (print, Assert) are not repeated;
+nested control-flow ops get side-effect-free copies of their bodies (`pure_copy`).
 Variable reads are repeated (they read the current value). An output that depends on
 an assignment cannot be recomputed without repeating it: that is a clear error.
+`pure_copy(graph)` is `graph` itself when its only stateful ops are Variable reads, else
+a copy (same inputs) with only what its outputs need.
 """
 
-from runtime import registry
+from runtime import context, registry
 from runtime.errors import format_location
+from runtime.graph import FuncGraph, Graph
 
 # Stateful ops that are safe to run again: they only observe state.
 _REPEATABLE = frozenset({"ReadVariable"})
@@ -33,15 +37,28 @@ def inline_graph(graph, inputs, outputs=None):
         if op.type == "Placeholder":
             raise ValueError(f"cannot recompute {graph.name!r} for its gradient: placeholder "
                              f"{op.name} is not one of its inputs")
-        if op.stateful and op.type not in _REPEATABLE:
+        attrs = op.attrs
+        if any(isinstance(v, Graph) for v in attrs.values()):
+            attrs = {k: pure_copy(v) if isinstance(v, Graph) else v for k, v in attrs.items()}
+        elif op.stateful and op.type not in _REPEATABLE:
             raise NotImplementedError(
                 f"cannot differentiate through {graph.name!r}: its outputs depend on the "
                 f"stateful op {op.name} ({op.type}, created at {format_location(op.location)}),"
                 " which computing the gradient would run a second time; compute that value "
                 "outside the branch or loop")
-        result = registry.apply(op.type, [copies[id(t)] for t in op.inputs], op.attrs)
+        result = registry.apply(op.type, [copies[id(t)] for t in op.inputs], attrs)
         if registry.get(op.type).num_outputs == 1:
             result = (result,)
         for old, new in zip(op.outputs, result):
             copies[id(old)] = new
     return [copies[id(t)] for t in outputs]
+
+
+def pure_copy(graph):
+    if all(op.type in _REPEATABLE for op in graph.stateful_ops):
+        return graph
+    copy = FuncGraph(graph.name + "_pure", context.current_graph())
+    with copy.as_default():
+        inputs = [copy.add_input(p.op.name, p.shape, p.dtype) for p in graph.inputs]
+        copy.outputs = inline_graph(graph, inputs)
+    return copy

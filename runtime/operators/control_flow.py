@@ -20,9 +20,11 @@ Contract:
   loop appends to (or pops from) becomes a `TensorList`. Both are learnt from one probe
   iteration traced into a throwaway graph, made only when such symbols exist (so the
   loop body's Python side effects run once more while tracing).
-- A staged `if` where only the second traced branch leaves `retval_` unassigned (a
-  `return` in one branch, lowered with a `do_return` flag) fills it with zeros: the flag
-  guards that value. The branches are traced in the other order when it is the first.
+- A staged `if` where one branch leaves `retval_` unassigned (a `return` in the other
+  branch, lowered with a `do_return` flag) fills it with zeros there: the flag guards
+  that value. A Python list that one branch resizes becomes a `TensorList`. Both are
+  found while tracing, and the branches are traced again (their Python side effects
+  run again).
 """
 
 import itertools
@@ -67,15 +69,29 @@ class _TraceOtherBranchFirst(Exception):
     """The first traced branch left `retval_` unassigned; it must be traced second."""
 
 
+class _ListResized(Exception):
+    """A branch resizes the Python list in state slot `index`: it must be a TensorList."""
+
+    def __init__(self, index, like):
+        super().__init__(index)
+        self.index, self.like = index, like
+
+
 def _graph_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
     from runtime.ops.math_ops import logical_not
 
     init = get_state()
-    try:
-        final = _staged_if(cond, body, orelse, init, get_state, set_state, symbol_names)
-    except _TraceOtherBranchFirst:
-        final = _staged_if(logical_not(cond), orelse, body, init, get_state, set_state,
-                           symbol_names)
+    # Each retry fixes one thing the first tracing found (so this ends); it traces the
+    # branches again, running their Python side effects again.
+    while True:
+        try:
+            final = _staged_if(cond, body, orelse, init, get_state, set_state, symbol_names)
+            break
+        except _TraceOtherBranchFirst:
+            cond, body, orelse = logical_not(cond), orelse, body
+        except _ListResized as resized:
+            i = resized.index
+            init = (*init[:i], TensorList.from_items(init[i], resized.like), *init[i + 1:])
     set_state(final)
 
 
@@ -91,7 +107,7 @@ def _staged_if(cond, body, orelse, init, get_state, set_state, symbol_names):
             fn()
             end = get_state()
             if ends:
-                end = _reconcile_branches(ends[0], end, symbol_names)
+                end = _reconcile_branches(init, ends[0], end, symbol_names)
             else:
                 names[:] = state_lib.leaf_names(end, symbol_names)
             ends.append(end)
@@ -105,7 +121,7 @@ def _staged_if(cond, body, orelse, init, get_state, set_state, symbol_names):
                                            for t, r in zip(template, results)])
 
 
-def _reconcile_branches(first, second, symbol_names):
+def _reconcile_branches(init, first, second, symbol_names):
     """`second` made stageable against `first`, or an error naming the symbol."""
     second = list(second)
     for i, name in enumerate(symbol_names):
@@ -123,6 +139,11 @@ def _reconcile_branches(first, second, symbol_names):
                 f"'{name}' is defined in only one branch of the `if` and used after it; the "
                 "condition is a tensor, so both branches are built into the graph and both "
                 f"must give '{name}' a value (or define it before the `if`)")
+        elif isinstance(init[i], list) and isinstance(a, list) and isinstance(b, list) \
+                and len(a) != len(b):
+            longer = max(a, b, key=len)
+            grown = len(longer) > len(init[i])
+            raise _ListResized(i, longer[len(init[i])] if grown else init[i][0])
         else:
             state_lib.check_same_structure(a, b, name, "in the two branches of the `if`")
     return tuple(second)

@@ -4,7 +4,8 @@ Contract: `check_op(fn, arrays, oracle)` calls `fn` on eager tensors made from `
 and compares with `oracle(*arrays)` (value, dtype, shape); then builds `fn` on
 placeholders twice — with the arrays' exact shapes and with every dim unknown — checks
 the inferred static shape and dtype against the real result (exact for the first,
-compatible for the second, and for `data_dependent` output shapes), runs the graph in a Session and requires the eager result.
+compatible for the second, and for `data_dependent` output shapes), runs the graph in a
+Session and requires the eager result.
 Lists of outputs (unstack) are compared element by element. Returns the eager result.
 """
 

@@ -278,10 +278,7 @@ def test_a_one_element_loop_vars_tuple_accepts_a_bare_body_result(mode):
     assert [int(v) for v in result] == [3]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core bug: the If/While rows are registered stateful=False, so an If whose branch only "
-    "assigns a variable is neither in graph.stateful_ops nor chained, and a function "
-    "graph's plan prunes it away (DESIGN.md §3: stateful ops are never pruned there)"))
+# Regression: If/While whose bodies hold stateful ops are stateful (never pruned).
 def test_a_side_effect_only_cond_runs_in_a_function_graph():
     v = Variable(0)
     g = FuncGraph("f", None)
@@ -294,3 +291,18 @@ def test_a_side_effect_only_cond_runs_in_a_function_graph():
         cond(p, bump, lambda: None)
     run_subgraph(EAGER_CONTEXT, g, [np.asarray(True)])
     assert v.numpy() == 1
+
+
+def test_a_side_effect_only_while_runs_in_a_function_graph():
+    v = Variable(0)
+    g = FuncGraph("f", None)
+    with g.as_default():
+        n = g.add_input("n", [], dtypes.int32)
+
+        def body(i):
+            v.assign_add(2)
+            return (m.add(i, 1),)
+
+        while_loop(lambda i: m.less(i, n), body, (0,))
+    run_subgraph(EAGER_CONTEXT, g, [np.asarray(3, np.int32)])
+    assert v.numpy() == 6

@@ -103,40 +103,41 @@ def _op(graph, op_type):
 
 def test_capture_that_is_not_an_input():
     g = control_flow()
-    then_graph = _op(g, "If").attrs["then_graph"]
+    then_graph = g.get_operation_by_name("branch").attrs["then_graph"]
     then_graph.inputs.pop()
     expect_lint_error(g, "in then_graph of op 'branch'", "not one of its inputs")
 
 
 def test_if_indices_that_point_outside_the_captures():
     g = control_flow()
-    _op(g, "If").attrs["else_indices"] = [9]
-    expect_lint_error(g, "'branch' (If)", "else_indices [9]")
+    g.get_operation_by_name("branch").attrs["else_indices"] = [9]
+    expect_lint_error(g, "'branch' (StatefulIf)", "else_indices [9]")
 
 
 def test_if_whose_branch_returns_too_few_outputs():
     g = control_flow()
-    _op(g, "If").attrs["else_graph"].outputs = []
-    expect_lint_error(g, "'branch' (If)", "else_graph outputs: 0 tensors where the op has 1")
+    g.get_operation_by_name("branch").attrs["else_graph"].outputs = []
+    expect_lint_error(g, "'branch' (StatefulIf)",
+                      "else_graph outputs: 0 tensors where the op has 1")
 
 
 def test_while_body_with_a_wrong_output_dtype():
     g = control_flow()
-    body = _op(g, "While").attrs["body_graph"]
+    body = g.get_operation_by_name("loop").attrs["body_graph"]
     body.outputs = [body.outputs[1], body.outputs[1]]
     expect_lint_error(g, "'loop' (While)", "body_graph outputs: tensor 0 has dtype float32")
 
 
 def test_while_cond_that_is_not_bool():
     g = control_flow()
-    cond_graph = _op(g, "While").attrs["cond_graph"]
+    cond_graph = g.get_operation_by_name("loop").attrs["cond_graph"]
     cond_graph.outputs = [cond_graph.inputs[0]]
     expect_lint_error(g, "'loop' (While)", "one bool tensor")
 
 
 def test_errors_inside_nested_subgraphs_name_the_path():
     g = control_flow()
-    body = _op(g, "While").attrs["body_graph"]
+    body = g.get_operation_by_name("loop").attrs["body_graph"]
     then_ops = _op(body, "If").attrs["then_graph"].get_operations()
     then_ops[-1].name = then_ops[0].name
     expect_lint_error(g, "in body_graph of op 'loop': in then_graph of op 'If': ",
@@ -145,8 +146,8 @@ def test_errors_inside_nested_subgraphs_name_the_path():
 
 def test_subgraph_with_a_foreign_outer_graph():
     g = control_flow()
-    _op(g, "If").attrs["then_graph"].outer_graph = Graph()
-    expect_lint_error(g, "'branch' (If)", "outer graph")
+    g.get_operation_by_name("branch").attrs["then_graph"].outer_graph = Graph()
+    expect_lint_error(g, "'branch' (StatefulIf)", "outer graph")
 
 
 def test_lint_accepts_an_empty_graph_and_constants():

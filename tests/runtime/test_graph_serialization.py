@@ -88,6 +88,21 @@ def test_cond_and_nested_while():
         roundtrip(build, ["c:0", "w:0", "w:1"], {"x:0": np.float32(x), "n:0": np.int32(n)})
 
 
+def test_op_library_attrs_survive():
+    from runtime import api as ag  # shapes, axes and slice specs are tuples/ints/None attrs
+
+    def build():
+        x = placeholder(dtypes.float32, [None, 4], name="x")
+        pieces = [ag.reshape(x, [-1, 2]), ag.reduce_sum(x, axis=(0,), keepdims=True),
+                  ag.transpose(x), x[1:, ::2], x[0], ag.concat([x, x], axis=1),
+                  ag.cast(x, ag.int32), ag.stack([x, x]), ag.gather(x, [0, 1])]
+        for i, piece in enumerate(pieces):
+            identity(piece, name=f"out{i}")
+
+    feeds = {"x:0": np.arange(12, dtype=np.float32).reshape(3, 4)}
+    roundtrip(build, [f"out{i}:0" for i in range(9)], feeds)
+
+
 def test_graph_variables_are_recreated_once_with_their_names():
     def build():
         v = Variable([1.0, 2.0], name="ser_weights")
@@ -119,12 +134,13 @@ def test_eager_variables_are_recreated_with_their_current_value():
 def test_function_graph_keeps_control_inputs_and_signature():
     v = Variable(0, name="ser_chain")
     g = FuncGraph("f", None)
+    g.lift_variables = True  # as `function` sets it: variables made inside are eager
     with g.as_default():
         x = g.add_input("x", [], dtypes.int32)
         v.assign_add(x)
         g.outputs = [v.assign_add(x)]
     rebuilt = through_json(g)
-    assert isinstance(rebuilt, FuncGraph) and rebuilt.name == "f"
+    assert isinstance(rebuilt, FuncGraph) and rebuilt.name == "f" and rebuilt.lift_variables
     assert rebuilt.as_text() == g.as_text()
     assert "^AssignAddVariable" in rebuilt.as_text()
     assert [t.name for t in rebuilt.inputs] == ["x:0"]

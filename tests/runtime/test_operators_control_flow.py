@@ -6,6 +6,8 @@ writing through `nonlocal`, with get_state/set_state over the symbols they modif
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_operators_support import assert_three_modes, in_three_modes, staged
 
 import runtime.operators as ag__
@@ -139,6 +141,26 @@ def test_if_branches_with_different_dtypes_name_the_variable():
 
     with pytest.raises(TypeError, match="'y'"):
         staged(build, 1)
+
+
+def test_if_appending_to_a_list_in_one_branch_makes_it_a_tensor_list():
+    def build(x):
+        out = [1.0]
+
+        def set_state(values):
+            nonlocal out
+            (out,) = values
+
+        def if_body():
+            nonlocal out
+            out = ag__.list_append(out, x)
+
+        ag__.if_stmt(x > 0, if_body, lambda: None, lambda: (out,), set_state, ("out",), 1)
+        return ag__.list_stack(out)
+
+    for x, expected in ((2.0, [1.0, 2.0]), (-2.0, [1.0])):
+        for result in in_three_modes(build, x):
+            np.testing.assert_array_equal(result, expected)
 
 
 # --- while ---------------------------------------------------------------------------------
@@ -379,11 +401,17 @@ def test_for_with_break_over_tensor(xs):
     assert_three_modes(sum_until_negative, sum_until_negative_oracle, xs)
 
 
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(-3, 9).map(float), min_size=1, max_size=6))
+def test_for_with_break_property(xs):
+    assert_three_modes(sum_until_negative, sum_until_negative_oracle, xs)
+
+
 def test_for_break_on_a_tensor_condition_in_a_python_loop_stages_the_rest():
     def build(limit):
         return sum_until_negative([1.0, 2.0, m.subtract(constant(1.0), limit), 4.0])
 
-    assert staged(build, 0.0) == 7.0
+    assert staged(build, 0.0) == 8.0
     assert staged(build, 5.0) == 3.0
 
 

@@ -78,6 +78,14 @@ def test_feeding_an_intermediate_prunes_its_producers(graph):
         np.testing.assert_array_equal(sess.run(t["z"], {t["y"]: [10.0, 20.0]}), [11.0, 21.0])
 
 
+def test_fetching_a_fed_tensor_gives_the_fed_value(graph):
+    t = graph.t
+    with Session(graph) as sess:
+        y, z = sess.run([t["y"], t["z"]], {t["y"]: [2.0, 5.0]})
+    np.testing.assert_array_equal(y, [2.0, 5.0])
+    np.testing.assert_array_equal(z, [3.0, 6.0])
+
+
 def test_feed_by_tensor_name(graph):
     with Session(graph) as sess:
         np.testing.assert_array_equal(sess.run("z:0", {"x:0": X}), X * X + 1)

@@ -1,0 +1,66 @@
+"""Fixtures of the command-line tests: the installed `autograph` command run as a
+subprocess, the fixture files, and importing a file (original or converted) by path."""
+
+import importlib.util
+import itertools
+import pathlib
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+FIXTURES = pathlib.Path(__file__).parent / "fixtures"
+
+# The console script pyproject.toml installs; the module form only when it is missing.
+_COMMAND = ([shutil.which("autograph")] if shutil.which("autograph")
+            else [sys.executable, "-m", "autograph_py.cli"])
+_module_names = (f"autograph_cli_test_module_{i}" for i in itertools.count())
+
+
+def run_autograph(*args, stdin=None, cwd=None, env=None):
+    return subprocess.run([*_COMMAND, *map(str, args)], input=stdin, capture_output=True,
+                          text=True, encoding="utf-8", cwd=cwd, env=env, timeout=120)
+
+
+def import_path(path):
+    """Import the file at `path` as a fresh module (never cached under a shared name)."""
+    spec = importlib.util.spec_from_file_location(next(_module_names), path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # inspect.getsource (converted_call) looks it up
+    spec.loader.exec_module(module)
+    return module
+
+
+def convert_and_import(fixture, directory):
+    """(original module, converted module) of a fixture, converted by the command."""
+    result = run_autograph("convert", FIXTURES / fixture)
+    assert result.returncode == 0, result.stderr
+    converted = pathlib.Path(directory) / f"converted_{fixture}"
+    converted.write_text(result.stdout, encoding="utf-8")
+    return import_path(FIXTURES / fixture), import_path(converted)
+
+
+@pytest.fixture
+def run_cli():
+    return run_autograph
+
+
+@pytest.fixture
+def fixtures():
+    return FIXTURES
+
+
+@pytest.fixture(scope="module")
+def seed_modules(tmp_path_factory):
+    return convert_and_import("seed_functions.py", tmp_path_factory.mktemp("seed"))
+
+
+@pytest.fixture(scope="module")
+def nested_modules(tmp_path_factory):
+    return convert_and_import("classes_nested.py", tmp_path_factory.mktemp("nested"))
+
+
+@pytest.fixture
+def import_file():
+    return import_path
