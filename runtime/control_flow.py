@@ -234,9 +234,7 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=
         cond_graph.outputs = [cond_graph.capture(c)]
         with body_graph.as_default():
             out = body(*_call_args(unpack(body_args), single))
-        out_structure = [out] if single else out
-        if single and isinstance(out, (list, tuple)) and len(out) == 1:
-            out_structure = list(out)
+        out_structure = _body_result(out, single, len(structure))
         try:
             nest.assert_same_structure(list(structure), list(out_structure), "loop_vars")
         except ValueError as e:
@@ -282,6 +280,16 @@ def _var_name(names, i):
     return f"loop_var_{i}"
 
 
+def _body_result(out, single, num_vars):
+    """The body's result as a list of loop variables (a bare value for one variable is
+    accepted, as in TensorFlow)."""
+    if single or (num_vars == 1 and not isinstance(out, (list, tuple))):
+        if isinstance(out, (list, tuple)) and len(out) == 1 and single:
+            return list(out)
+        return [out]
+    return list(out)
+
+
 def _call_args(structure, single):
     return [structure[0]] if single else list(structure)
 
@@ -295,9 +303,7 @@ def _eager_while(cond, body, structure, single, maximum_iterations):
             check_predicate(c, "while_loop")
         if not c:
             break
-        out = body(*values)
-        values = [out] if single and not (isinstance(out, (list, tuple)) and len(out) == 1) \
-            else list(out)
+        values = list(_body_result(body(*values), single, len(values)))
         iterations += 1
     return values[0] if single else type(structure)(values)
 

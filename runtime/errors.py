@@ -60,5 +60,24 @@ class OpError(RuntimeError):
             f"{type(cause).__name__}: {cause}" + (f"\n  inputs: {inputs}" if inputs else ""))
 
 
+_TYPED = {}
+
+
+def op_error(op, cause):
+    """An OpError that is also an instance of the cause's type when that is a standard
+    error (IndexError, ValueError, ...), so `except IndexError` works in graph mode too."""
+    base = type(cause)
+    if base.__module__ != "builtins" or not issubclass(base, Exception) or \
+            issubclass(base, OpError):
+        return OpError(op, cause)
+    cls = _TYPED.get(base)
+    if cls is None:
+        try:
+            cls = _TYPED[base] = type("OpError", (OpError, base), {"__module__": __name__})
+        except TypeError:  # a builtin whose layout cannot be mixed in
+            return OpError(op, cause)
+    return cls(op, cause)
+
+
 class InvalidArgumentError(ValueError):
     """Bad input to an op or a session (shape, dtype or value), named in the message."""

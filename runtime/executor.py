@@ -13,7 +13,7 @@ Contract:
 
 from functools import partial
 
-from runtime.errors import InvalidArgumentError, OpError, format_location
+from runtime.errors import InvalidArgumentError, OpError, format_location, op_error
 
 
 class MissingFeedError(InvalidArgumentError):
@@ -95,7 +95,7 @@ class Plan:
                 raise type(e)(f"{e}\n  (op '{op.name}' ({op.type}) created at "
                               f"{format_location(op.location)})") from None
             except Exception as e:
-                raise OpError(op, e) from e
+                raise op_error(op, e) from e
             if single:
                 values[outs[0]] = result
             else:

@@ -14,6 +14,8 @@ Contract:
 - `creation_hooks` lets `function` forbid variable creation on retraces.
 """
 
+import numpy as np
+
 from runtime import context
 from runtime.ops.core import convert_to_tensor
 from runtime.registry import OpDef, apply, register
@@ -41,13 +43,13 @@ def _assign_kernel(ctx, value, var):
 
 
 def _assign_add_kernel(ctx, delta, var):
-    value = (ctx.read_variable(var) + delta).astype(var.dtype.np_dtype, copy=False)
+    value = np.asarray(ctx.read_variable(var) + delta, dtype=var.dtype.np_dtype)
     ctx.write_variable(var, value)
     return value
 
 
 def _assign_sub_kernel(ctx, delta, var):
-    value = (ctx.read_variable(var) - delta).astype(var.dtype.np_dtype, copy=False)
+    value = np.asarray(ctx.read_variable(var) - delta, dtype=var.dtype.np_dtype)
     ctx.write_variable(var, value)
     return value
 
@@ -169,8 +171,17 @@ class Variable:
     # --- writing ------------------------------------------------------------------------
 
     def _write(self, op, value, read_value):
-        value = convert_to_tensor(value, self.dtype) if isinstance(value, Tensor) else \
-            convert_to_tensor(to_array(value, self.dtype))
+        if isinstance(value, Tensor) or hasattr(value, "_as_tensor"):
+            value = convert_to_tensor(value)
+            if value.dtype is not self.dtype:
+                raise TypeError(f"cannot assign a {value.dtype.name} value to variable "
+                                f"'{self.name}' of dtype {self.dtype.name}; cast it with ag.cast")
+        else:
+            try:
+                value = convert_to_tensor(to_array(value, self.dtype))
+            except TypeError as e:
+                raise TypeError(f"cannot assign {value!r:.60} to variable '{self.name}' of "
+                                f"dtype {self.dtype.name}: {e}") from None
         result = apply(op, [value], {"var": self})
         if context.current_graph() is None and self.graph is None:
             return self if not read_value else result

@@ -13,7 +13,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.ops import infer, shape_args
-from runtime.ops.core import _lossless, binary_operands, convert_to_tensor
+from runtime.ops.core import binary_operands, lossless_array, convert_to_tensor
 from runtime.registry import OpDef, apply, register
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
@@ -155,7 +155,7 @@ def same_dtype_tensors(values, op):
     tensors = []
     for v in values:
         t = v if isinstance(v, Tensor) else convert_to_tensor(
-            v if hasattr(v, "_as_tensor") or dtype is None else _lossless(v, dtype, op))
+            v if hasattr(v, "_as_tensor") or dtype is None else lossless_array(v, dtype, op))
         if dtype is None:
             dtype = t.dtype
         if t.dtype is not dtype:

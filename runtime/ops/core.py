@@ -92,10 +92,10 @@ def binary_operands(x, y, op_name):
     y_tensor = isinstance(y, Tensor) or hasattr(y, "_as_tensor")
     if x_tensor and not y_tensor and _is_scalar_like(y):
         x = convert_to_tensor(x)
-        return x, convert_to_tensor(_lossless(y, x.dtype, op_name))
+        return x, convert_to_tensor(lossless_array(y, x.dtype, op_name))
     if y_tensor and not x_tensor and _is_scalar_like(x):
         y = convert_to_tensor(y)
-        return convert_to_tensor(_lossless(x, y.dtype, op_name)), y
+        return convert_to_tensor(lossless_array(x, y.dtype, op_name)), y
     x, y = convert_to_tensor(x), convert_to_tensor(y)
     if x.dtype is not y.dtype:
         raise TypeError(
@@ -104,7 +104,7 @@ def binary_operands(x, y, op_name):
     return x, y
 
 
-def _lossless(value, dtype, op_name):
+def lossless_array(value, dtype, op_name):
     try:
         return to_array(value, dtype)
     except TypeError as e:

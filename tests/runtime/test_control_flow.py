@@ -265,10 +265,6 @@ def test_a_body_side_effect_runs_once_per_iteration():
         assert sess.run(counter) == 4
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core bug: with loop_vars=(x,) a body returning a bare tensor fails with 'Tensor objects "
-    "are only iterable when eager execution is enabled' (graph) / 'iteration over a scalar' "
-    "(eager) instead of being wrapped like TensorFlow's while_loop does"))
 @pytest.mark.parametrize("mode", ["eager", "graph"])
 def test_a_one_element_loop_vars_tuple_accepts_a_bare_body_result(mode):
     def build(n):

@@ -80,10 +80,6 @@ def test_assigning_a_wrong_shape_names_the_variable():
     np.testing.assert_array_equal(v.numpy(), [1.0, 2.0])
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core bug: Variable._write converts the value with convert_to_tensor(value, self.dtype) "
-    "/ to_array(value, self.dtype) before the op's infer rule runs, so the TypeError "
-    "says 'expected a float32 tensor' and never names the variable"))
 @pytest.mark.parametrize("initial, value", [(1.0, lambda: constant(1)), (1, lambda: 2.5)])
 def test_assigning_a_wrong_dtype_names_the_variable(initial, value):
     name = next(_fresh)
@@ -97,10 +93,6 @@ def test_variable_names_are_made_unique():
     assert [Variable(0, name=name).name for _ in range(3)] == [name, f"{name}_1", f"{name}_2"]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "core bug: _assign_add_kernel/_assign_sub_kernel compute (value + delta).astype(...) "
-    "which turns a 0-d array into a numpy scalar, so a scalar variable's value stops being "
-    "an ndarray after assign_add/assign_sub"))
 @pytest.mark.parametrize("method", ["assign_add", "assign_sub"])
 def test_scalar_variable_value_stays_an_array_after_update(method):
     v = Variable(1.0)
