@@ -17,8 +17,11 @@ _maps = {}  # generated filename -> (user filename, {generated line: user line})
 def register(generated_filename, source, origin_tree, line_offset, user_filename):
     """Pair the nodes of `origin_tree` (gast, user lines) with `source` re-parsed."""
     reparsed = ast.parse(source)
-    origin = gast.gast_to_ast(origin_tree) if not isinstance(origin_tree, ast.AST) else \
-        origin_tree
+    # gast nodes subclass ast.AST but are other classes: compare like with like.
+    origin = gast.gast_to_ast(origin_tree) if type(origin_tree).__module__.startswith(
+        "gast") else origin_tree
+    if not isinstance(origin, ast.Module):
+        reparsed = reparsed.body[0]
     lines = {}
     for generated, original in zip(ast.walk(reparsed), ast.walk(origin)):
         if type(generated) is not type(original):

@@ -157,11 +157,17 @@ def function_scope(node):
 
 
 def head_scope(node):
-    """Activity of the part of a compound statement that runs before its blocks."""
-    if isinstance(node, (gast.If, gast.While)):
+    """Activity of the part of a compound statement that runs before its blocks.
+
+    A loop's head includes its `Basic.EXTRA_LOOP_TEST` (checked before each iteration).
+    """
+    extra = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
+    if isinstance(node, gast.If):
         return block_scope([node.test])
+    if isinstance(node, gast.While):
+        return block_scope(extra + [node.test])
     if isinstance(node, (gast.For, gast.AsyncFor)):
-        return block_scope([node.iter, node.target])
+        return block_scope(extra + [node.iter])
     if isinstance(node, (gast.With, gast.AsyncWith)):
         return block_scope(node.items)
     if isinstance(node, gast.ExceptHandler):

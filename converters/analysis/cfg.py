@@ -1,8 +1,9 @@
 """Control-flow graph of one function body, at statement granularity.
 
 A simple statement is one node; a compound statement is one node for its head (the test
-of `if`/`while`, the iteration of `for`, the items of `with`, the `try` itself, each
-`except` clause) followed by the nodes of its blocks. `break`, `continue`, `return` and
+of `if`/`while`, the iterable of `for`, the items of `with`, the `try` itself, each
+`except` clause) followed by the nodes of its blocks. A `for` target is a node of its
+own between the head and the body: the loop binds it only when there is an item. `break`, `continue`, `return` and
 `raise` jump where Python sends them (raise: to the exit; any statement of a `try` body
 may jump to its handlers). Nested functions are single nodes of their parent's graph and
 get graphs of their own.
@@ -77,6 +78,8 @@ class _Builder:
         head = self.add(node)
         loop = _Loop(head)
         self.loops.append(loop)
+        if isinstance(node, (gast.For, gast.AsyncFor)):
+            self.add(node.target)  # bound only when an item comes, not on exit
         self.block(node.body)
         for leaf in self.leaves:
             self.graph.connect(leaf, head)

@@ -3,6 +3,7 @@
 `resolve(tree)` puts a `QN` under `anno.Basic.QN` on every Name, on every Attribute whose
 value has a QN, and on every Subscript with a constant index whose value has a QN.
 Subscripts with computed indices (`a[i]`) get no QN: writing them mutates `a`.
+Expressions under a loop's `Basic.EXTRA_LOOP_TEST` are resolved too.
 """
 import gast
 
@@ -65,6 +66,12 @@ def qn_of(node):
 
 
 class _Resolver(gast.NodeVisitor):
+    def generic_visit(self, node):
+        # A loop's extra test (lowered break/return) is part of its head.
+        for test in anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, ()):
+            self.visit(test)
+        super().generic_visit(node)
+
     def visit_Name(self, node):
         anno.setanno(node, anno.Basic.QN, QN(node.id))
 

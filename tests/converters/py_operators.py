@@ -27,8 +27,8 @@ class UndefinedReturnValue:
 
 def ld(value):
     if isinstance(value, Undefined):
-        raise UnboundLocalError(
-            f"local variable '{value.symbol_name}' referenced before assignment")
+        raise UnboundLocalError(f"cannot access local variable '{value.symbol_name}' "
+                                'where it is not associated with a value')
     return value
 
 

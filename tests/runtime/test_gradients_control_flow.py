@@ -70,8 +70,7 @@ def test_while_with_maximum_iterations():
 def test_nested_while_loops():
     def fn(x):
         def outer_body(v, i):
-            inner, _ = while_loop(lambda u, j: j < i, lambda u, j: (m.sin(u) if False else
-                                                                     m.tanh(u) + v, j + 1),
+            inner, _ = while_loop(lambda u, j: j < i, lambda u, j: (m.tanh(u) + v, j + 1),
                                   [v, 0])
             return inner * 0.9, i + 1
 
