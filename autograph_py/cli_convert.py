@@ -65,7 +65,7 @@ def _reject_reserved_name(module, name):
                                   name, getattr(node, "lineno", 1))
 
 
-def _definitions(module):
+def function_definitions(module):
     """(qualified name, FunctionDef) of the functions `convert_module` converts, in an
     order that depends only on the tree's shape, so the same walk over the original and
     the converted module pairs each function with its conversion."""
@@ -78,7 +78,16 @@ def _definitions(module):
                     yield f"{node.name}.{child.name}", child
 
 
-def _first_line(node):
+def convert_definition(node, ctx):
+    """One function converted as `to_code` converts it: without its decorators (they
+    would apply twice when the converted function replaces the original)."""
+    undecorated = copy.copy(node)
+    undecorated.decorator_list = []
+    return pipeline.convert_function(undecorated, ctx)
+
+
+def first_line(node):
+    """The first line of a definition: its first decorator's."""
     return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
 
 
@@ -89,19 +98,21 @@ def _convert_file(text, module, name, ctx):
     # Applied bottom-up so earlier line numbers stay valid; at equal starts the function
     # is replaced before the import is inserted in front of it.
     edits = [_import_edit(module, lines, newline)]
-    problems = []
-    for (qualname, old), (_, new) in zip(_definitions(module), _definitions(converted)):
-        first, last = _first_line(old), old.end_lineno
+    problems = {id(e): e for e in errors}  # each replaced by one naming its function
+    pairs = zip(function_definitions(module), function_definitions(converted))
+    for (qualname, old), (_, new) in pairs:
+        first, last = first_line(old), old.end_lineno
         failures = [e for e in errors if first <= e.lineno <= last]
-        problems += [ConversionError(f"{e.message}; {qualname}() is left as written",
-                                     e.filename, e.lineno, e.col_offset) for e in failures]
+        for e in failures:
+            problems[id(e)] = ConversionError(f"{e.message}; {qualname}() is left as written",
+                                              e.filename, e.lineno, e.col_offset)
         if failures or is_do_not_convert(old):
             continue
         indent = re.match(r"[ \t]*", lines[old.lineno - 1]).group()
         edits.append((first - 1, last, _render(new, indent, newline)))
     for start, end, replacement in sorted(edits, key=lambda e: e[:2], reverse=True):
         lines[start:end] = [replacement]
-    return Result(name, text, "".join(lines), problems)
+    return Result(name, text, "".join(lines), list(problems.values()))
 
 
 def _import_edit(module, lines, newline):
@@ -120,7 +131,7 @@ def _import_edit(module, lines, newline):
     if header:
         at = header[-1].end_lineno
     elif module.body:
-        at = _first_line(module.body[0]) - 1
+        at = first_line(module.body[0]) - 1
     else:
         at = len(lines)
     if at and not lines[at - 1].endswith(("\n", "\r")):
@@ -151,22 +162,20 @@ def _string_continuation_lines(source):
 
 
 def _convert_selected(text, module, name, ctx, functions):
-    definitions = dict(_definitions(module))  # a later definition replaces an earlier one
+    definitions = dict(function_definitions(module))  # a redefinition wins, as in Python
     lines = split_lines(text)
     originals, outputs, problems = [], [], []
     for qualname in dict.fromkeys(functions):
         node = definitions.get(qualname)
         if node is None:
             continue
-        original = textwrap.dedent("".join(lines[_first_line(node) - 1:node.end_lineno]))
+        original = textwrap.dedent("".join(lines[first_line(node) - 1:node.end_lineno]))
         originals.append(original)
         if is_do_not_convert(node):
             outputs.append(original)
             continue
-        undecorated = copy.copy(node)
-        undecorated.decorator_list = []
         try:
-            converted = pipeline.convert_function(undecorated, ctx)
+            converted = convert_definition(node, ctx)
         except ConversionError as e:
             problems.append(e)
             continue

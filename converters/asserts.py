@@ -3,8 +3,6 @@
 The message stays lazy, as in Python; without one the thunk is `None`. After this
 pass no `assert` statement remains.
 """
-import gast
-
 from converters import templates
 from converters.transformer import Transformer
 

@@ -11,8 +11,8 @@ becomes closures plus one operator call (docs/architecture.md has the protocol):
 What is state comes from the analyses, run on the function as it is when this pass
 starts (after jumps were lowered):
 * plain names a body rebinds are `nonlocal` in it when their value before or after the
-  statement matters (live before it, or live after it); names only used inside a body
-  stay local to it;
+  statement matters (live before it, or live after it, which names the function
+  declares global or nonlocal always are); names only used inside a body stay local;
 * the state of an `if` is its nonlocal names live after it; a loop's is its nonlocal
   names (loop-carried or live after); attributes and constant subscripts a body assigns
   (`self.x`, `d['k']`) are always state, unless their base is local to the body;
@@ -55,7 +55,8 @@ def _plan(node, function_scope):
     live_in = anno.getanno(node, anno.Static.LIVE_VARS_IN)
     live_out = anno.getanno(node, anno.Static.LIVE_VARS_OUT)
     names = {qn for qn in modified if not qn.is_composite}
-    carried = {qn for qn in names if qn in live_in or qn in live_out}
+    outer = function_scope.globals | function_scope.nonlocals  # visible after return
+    carried = {qn for qn in names if qn in live_in or qn in live_out or str(qn) in outer}
     outputs = carried if isinstance(node, _LOOPS) else {qn for qn in carried
                                                         if qn in live_out}
     composites = {qn for qn in modified
@@ -81,6 +82,10 @@ def _own_expressions(stmt):
         return stmt.items
     if isinstance(stmt, gast.ExceptHandler):
         return [stmt.type] if stmt.type else []
+    if isinstance(stmt, gast.Match):
+        return [stmt.subject]
+    if isinstance(stmt, gast.match_case):
+        return [stmt.guard] if stmt.guard else []
     if isinstance(stmt, (gast.Try, gast.ClassDef) + _FUNCTIONS):
         return []
     return [stmt]
@@ -126,7 +131,7 @@ def _mark_loads(stmts, undefined):
                 if (isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and
                         n.id in undefined and n.id not in defined):
                     anno.setanno(n, anno.Basic.MAY_BE_UNDEFINED, True)
-        for field in ('body', 'orelse', 'finalbody', 'handlers'):
+        for field in ('body', 'orelse', 'finalbody', 'handlers', 'cases'):
             _mark_loads(getattr(stmt, field, []), undefined)
 
 

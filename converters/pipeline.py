@@ -10,19 +10,31 @@ import dataclasses
 
 import gast
 
-from converters import (asserts, break_statements, call_trees, conditional_expressions,
-                        continue_statements, control_flow, directives, functions, lists,
-                        logical_expressions, loop_else, return_statements, unsupported,
-                        variables)
+from converters import (
+    asserts,
+    break_statements,
+    call_trees,
+    conditional_expressions,
+    continue_statements,
+    control_flow,
+    directives,
+    functions,
+    lists,
+    logical_expressions,
+    loop_else,
+    return_statements,
+    unsupported,
+    variables,
+)
 from converters.errors import ConversionError
 from converters.naming import Namer
 from converters.transformer import locate_from_ancestors
 
 PIPELINE = (
-    # First, so errors point at untouched user code and no work is wasted.
-    unsupported,
     # Marks do_not_convert functions before any other pass can enter them.
     functions,
+    # Next, so errors point at untouched user code and no work is wasted.
+    unsupported,
     # Before call_trees (which would wrap the directive call) and before jump lowering
     # (which restructures loop bodies, so the directive would no longer come first).
     directives,
@@ -91,4 +103,5 @@ def to_source(node):
     """Python source of a gast node (or list of statements)."""
     if isinstance(node, list):
         return '\n'.join(to_source(n) for n in node)
-    return ast.unparse(gast.gast_to_ast(node))
+    # ast.unparse reads lineno (for type comments), so give bare template nodes one.
+    return ast.unparse(ast.fix_missing_locations(gast.gast_to_ast(node)))

@@ -1,9 +1,9 @@
 """Reject what the pipeline cannot convert, with the user's file and line.
 
-After this pass the function contains no generator (`yield`), no coroutine (`async`,
-`await`) and no `global`/`nonlocal` declaration of a name it does not otherwise use in
-a way we can carry (those are accepted). Constructs that are only a problem in some
-positions (jumps inside `try`) are reported by the converter that meets them.
+After this pass the function contains no generator (`yield`) and no coroutine
+(`async`, `await`), except inside nested functions left unconverted. Constructs that are
+only a problem in some positions (jumps inside `try`, misplaced directives) are reported
+by the converter that meets them.
 """
 import gast
 

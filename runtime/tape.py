@@ -123,13 +123,13 @@ class GradientTape:
             if id(t) in watched:
                 break
         else:
-            if node is None or not self._reads_watched_variable(node):
+            # Ops holding graphs (If, While, Call) need context; they may read Variables.
+            if not (opdef.needs_context and self._reads_watched_variable(attrs)):
                 return
         self._add(node, opdef, inputs, attrs, outputs)
 
-    def _reads_watched_variable(self, op):
-        return bool(engine.subgraphs(op)) and any(
-            self._watches_variable(v) for v in engine.inner_variables(op))
+    def _reads_watched_variable(self, attrs):
+        return any(self._watches_variable(v) for v in engine.variables_read_inside(attrs))
 
     def _add(self, node, opdef, inputs, attrs, outputs):
         watched = self._watched

@@ -174,6 +174,8 @@ def head_scope(node):
         return block_scope([n for n in (node.type, node.name) if n is not None])
     if isinstance(node, gast.Try):
         return Scope()
+    if isinstance(node, gast.Match):
+        return block_scope([node.subject] + [c.pattern for c in node.cases])
     return block_scope([node])
 
 

@@ -2,10 +2,11 @@
 
 A simple statement is one node; a compound statement is one node for its head (the test
 of `if`/`while`, the iterable of `for`, the items of `with`, the `try` itself, each
-`except` clause) followed by the nodes of its blocks. A `for` target is a node of its
-own between the head and the body: the loop binds it only when there is an item. `break`, `continue`, `return` and
-`raise` jump where Python sends them (raise: to the exit; any statement of a `try` body
-may jump to its handlers). Nested functions are single nodes of their parent's graph and
+`except` clause) followed by the nodes of its blocks. A `for` target is a node of
+its own between the head and the body: the loop binds it only when there is an item.
+`break`, `continue`, `return` and `raise` jump where Python sends them (raise: to the
+exit; any statement of a `try` body may jump to its handlers). Each `case` of a `match`
+may run after its head. Nested functions are single nodes of their parent's graph and
 get graphs of their own.
 
 `Graph.stmt_next[id(stmt)]` is the set of nodes control can reach right after `stmt`
@@ -125,6 +126,15 @@ class _Builder:
         self.leaves = ends
         self.block(node.finalbody)
 
+    def stmt_Match(self, node):
+        head = self.add(node)
+        ends = {head}  # no case may match
+        for case in node.cases:
+            self.leaves = {head}
+            self.block(case.body)
+            ends |= self.leaves
+        self.leaves = ends
+
     def build(self):
         self.block(self.graph.function.body)
         for leaf in self.leaves:
@@ -147,8 +157,8 @@ class _Builder:
 def _blocks(stmt):
     for field in ('body', 'orelse', 'finalbody'):
         yield getattr(stmt, field, [])
-    for handler in getattr(stmt, 'handlers', []):
-        yield handler.body
+    for clause in getattr(stmt, 'handlers', []) + getattr(stmt, 'cases', []):
+        yield clause.body
 
 
 def build(function):

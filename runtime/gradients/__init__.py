@@ -12,6 +12,7 @@ Gradients of broadcasting ops are reduced back to each input's shape (`unbroadca
 from runtime.gradients import (  # noqa: F401  (importing registers the rules)
     array_grad,
     control_flow_grad,
+    function_call,
     grad_ops,
     math_grad,
     nn_grad,

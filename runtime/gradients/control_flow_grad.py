@@ -117,15 +117,18 @@ def _add(total, value):
     return value if total is None else total + value
 
 
-def _while_grad_kernel(ctx, *inputs, forward, grad_graph, grad_slots, diff_vars, diff_extra,
-                       variables, output_specs):
-    num_vars, body_indices = forward["num_vars"], forward["body_indices"]
+def _while_grad_kernel(ctx, *inputs, cond_graph, body_graph, num_vars, cond_indices,
+                       body_indices, maximum_iterations, forward_specs, grad_graph, grad_slots,
+                       diff_vars, diff_extra, variables, output_specs):
     num_forward = len(inputs) - len(diff_vars)
     captured = inputs[num_vars:num_forward]
     body_extra = [captured[i] for i in body_indices]
 
-    recorder = _KeepHistory(ctx, forward["body_graph"], num_vars)
-    registry.get("While").kernel(recorder, *inputs[:num_forward], **forward)
+    recorder = _KeepHistory(ctx, body_graph, num_vars)
+    registry.get("While").kernel(
+        recorder, *inputs[:num_forward], cond_graph=cond_graph, body_graph=body_graph,
+        num_vars=num_vars, cond_indices=cond_indices, body_indices=body_indices,
+        maximum_iterations=maximum_iterations, output_specs=forward_specs)
 
     grads = list(inputs[num_forward:])
     num_slots = len(diff_vars) + len(diff_extra) + len(variables)
@@ -160,12 +163,14 @@ def _while_grad(op, *grads):
 
     grad_graph, grad_slots = _body_gradient_graph(attrs["body_graph"], diff_vars, diff_extra,
                                                   variables, here)
-    forward = dict(attrs, cond_graph=pure_copy(attrs["cond_graph"]),
-                   body_graph=pure_copy(attrs["body_graph"]))
     grad_ys = [zeros_like(op.outputs[i]) if grads[i] is None else grads[i] for i in diff_vars]
     wrt = [initial[i] for i in diff_vars] + [body_extra[k] for k in diff_extra] + variables
+    forward = {key: attrs[key] for key in (
+        "num_vars", "cond_indices", "body_indices", "maximum_iterations")}
     results = apply("WhileGrad", list(op.inputs) + grad_ys, {
-        "forward": forward, "grad_graph": grad_graph, "grad_slots": grad_slots,
+        **forward, "forward_specs": attrs["output_specs"],
+        "cond_graph": pure_copy(attrs["cond_graph"]), "body_graph": pure_copy(attrs["body_graph"]),
+        "grad_graph": grad_graph, "grad_slots": grad_slots,
         "diff_vars": diff_vars, "diff_extra": diff_extra, "variables": variables,
         "output_specs": [(t.shape, t.dtype) for t in wrt]})
 

@@ -36,15 +36,19 @@ def is_differentiable(tensor):
     return tensor.dtype.is_floating
 
 
-def subgraphs(op):
-    """The graphs held in `op`'s attrs (branches and bodies of control-flow ops)."""
-    return [value for value in op.attrs.values() if isinstance(value, Graph)]
+def subgraphs(attrs):
+    """The graphs held in an op's attrs (branches and bodies of control-flow ops)."""
+    return [value for value in attrs.values() if isinstance(value, Graph)]
 
 
 def inner_variables(op):
     """The Variables read inside `op`'s subgraphs (nested ones too), in a stable order."""
+    return variables_read_inside(op.attrs)
+
+
+def variables_read_inside(attrs):
     found = {}
-    for graph in subgraphs(op):
+    for graph in subgraphs(attrs):
         cached = _inner_variables_cache.get(graph)
         if cached is None:
             cached = _inner_variables_cache[graph] = _variables_read_in(graph)
@@ -58,7 +62,7 @@ def _variables_read_in(graph):
     for op in graph.get_operations():
         if op.type == "ReadVariable":
             found.setdefault(id(op.attrs["var"]), op.attrs["var"])
-        elif subgraphs(op):
+        else:
             for var in inner_variables(op):
                 found.setdefault(id(var), var)
     return list(found.values())

@@ -18,9 +18,11 @@ _COMMAND = ([shutil.which("autograph")] if shutil.which("autograph")
 _module_names = (f"autograph_cli_test_module_{i}" for i in itertools.count())
 
 
-def run_autograph(*args, stdin=None, cwd=None, env=None):
+def run_autograph(*args, stdin=None, cwd=None, env=None, binary=False):
+    """The finished `autograph` process; its output as str, or bytes when `binary`."""
+    text = {} if binary else {"text": True, "encoding": "utf-8"}
     return subprocess.run([*_COMMAND, *map(str, args)], input=stdin, capture_output=True,
-                          text=True, encoding="utf-8", cwd=cwd, env=env, timeout=120)
+                          cwd=cwd, env=env, timeout=120, **text)
 
 
 def import_path(path):

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 
 import autograph_py as ag
+from runtime.tensor import is_symbolic
 
 
 def both(modules, name):
@@ -46,32 +47,33 @@ def test_sum_even_on_an_eager_tensor(seed_modules):
     assert int(converted(items)) == int(original(items)) == 42
 
 
-@pytest.mark.parametrize("call", [
-    lambda m: m.collatz_steps(6),
-    lambda m: m.collatz_steps(27),  # stops at LIMIT through `break`
-    lambda m: m.first_negative_index([3, 1, -4, -1]),
-    lambda m: m.first_negative_index([3, 1]),
-    lambda m: m.apply_twice(1),
-    lambda m: m.apply_twice(7),
-    lambda m: m.Accumulator(1).add_positive([2, -3, 4]),
-    lambda m: m.Accumulator.clamp(5, 0, 3),
-    lambda m: m.Accumulator.clamp(-1, 0, 3),
-    lambda m: m.left_alone(0),
-    lambda m: [m.exclusive_or(a, b) for a in (0, 1) for b in (0, 1)],
-    lambda m: m.squares(5),
-])
+def calls(**named):
+    return pytest.mark.parametrize("call", list(named.values()), ids=list(named))
+
+
+@calls(while_loop=lambda m: m.collatz_steps(6),
+       while_break=lambda m: m.collatz_steps(27),  # stops at LIMIT through `break`
+       for_return=lambda m: m.first_negative_index([3, 1, -4, -1]),
+       for_no_return=lambda m: m.first_negative_index([3, 1]),
+       nested_small=lambda m: m.apply_twice(1),
+       nested_clipped=lambda m: m.apply_twice(7),
+       method_attribute_state=lambda m: m.Accumulator(1).add_positive([2, -3, 4]),
+       staticmethod_high=lambda m: m.Accumulator.clamp(5, 0, 3),
+       staticmethod_low=lambda m: m.Accumulator.clamp(-1, 0, 3),
+       do_not_convert=lambda m: m.left_alone(0),
+       bool_ops=lambda m: [m.exclusive_or(a, b) for a in (0, 1) for b in (0, 1)],
+       list_append=lambda m: m.squares(5))
 def test_classes_and_nested_functions_on_python_values(nested_modules, call):
     original, converted = nested_modules
     assert call(converted) == call(original)
 
 
-@pytest.mark.parametrize("call", [
-    lambda m: m.collatz_steps(ag.constant(6)),
-    lambda m: m.first_negative_index(ag.constant([3.0, 1.0, -4.0])),
-    lambda m: m.apply_twice(ag.constant(7)),
-    lambda m: m.Accumulator(ag.constant(1.0)).add_positive(ag.constant([2.0, -3.0, 4.0])),
-    lambda m: m.Accumulator.clamp(ag.constant(5), 0, 3),
-])
+@calls(while_loop=lambda m: m.collatz_steps(ag.constant(6)),
+       for_return=lambda m: m.first_negative_index(ag.constant([3.0, 1.0, -4.0])),
+       nested=lambda m: m.apply_twice(ag.constant(7)),
+       method=lambda m: m.Accumulator(ag.constant(1.0)).add_positive(
+           ag.constant([2.0, -3.0, 4.0])),
+       staticmethod=lambda m: m.Accumulator.clamp(ag.constant(5), 0, 3))
 def test_classes_and_nested_functions_on_eager_tensors(nested_modules, call):
     original, converted = nested_modules
     np.testing.assert_array_equal(np.asarray(call(converted)), np.asarray(call(original)))
@@ -85,3 +87,32 @@ def test_docstrings_of_converted_methods_are_kept(nested_modules):
 def test_do_not_convert_functions_are_the_original_code(nested_modules):
     original, converted = nested_modules
     assert converted.left_alone.__code__.co_code == original.left_alone.__code__.co_code
+
+
+def test_seed_functions_build_graphs_on_symbolic_tensors(seed_modules):
+    _, converted = seed_modules
+    with ag.Graph().as_default():
+        x = ag.placeholder(ag.float32, shape=())
+        items = ag.placeholder(ag.int32, shape=(None,))
+        squared, total = converted.square_if_positive(x), converted.sum_even(items)
+        assert all(is_symbolic(t) for t in (squared, total))
+        with ag.Session() as sess:
+            assert sess.run(squared, feed_dict={x: 9.0}) == 81.0
+            assert sess.run(squared, feed_dict={x: -9.0}) == 0.0
+            assert sess.run(total, feed_dict={items: [10, 12, 15, 20]}) == 42
+
+
+def test_methods_and_nested_functions_build_graphs_on_symbolic_tensors(nested_modules):
+    original, converted = nested_modules
+    with ag.Graph().as_default():
+        n = ag.placeholder(ag.int32, shape=())
+        values = ag.placeholder(ag.float32, shape=(None,))
+        fetches = {"collatz": converted.collatz_steps(n),
+                   "clamp": converted.Accumulator.clamp(n, 0, 3),
+                   "add": converted.Accumulator(ag.constant(1.0)).add_positive(values),
+                   "twice": converted.apply_twice(n)}
+        with ag.Session() as sess:
+            got = sess.run(fetches, feed_dict={n: 6, values: [2.0, -3.0, 4.0]})
+    assert got == {"collatz": original.collatz_steps(6), "clamp": 3,
+                   "add": original.Accumulator(1.0).add_positive([2.0, -3.0, 4.0]),
+                   "twice": original.apply_twice(6)}

@@ -46,9 +46,9 @@ class Box:
     count: int = 0
 
 
+@dataclasses.dataclass
 class Accumulator:
-    def __init__(self):
-        self.total = 0
+    total: int = 0
 
     def add_all(self, items):
         for item in items:
@@ -397,7 +397,7 @@ def zip_loop(xs, ys):
 
 
 def loop_var_used_after(n):
-    for i in range(n):
+    for i in range(n):  # noqa: B007 - the loop leaves `i` bound
         pass
     return i
 
@@ -497,10 +497,10 @@ def condition_with_and(x, y):
 # --- lists, attributes, dict items ----------------------------------------------------
 
 def list_append_in_loop(n):
-    l = []
+    out = []
     for i in range(n):
-        l.append(i * i)
-    return l
+        out.append(i * i)
+    return out
 
 
 def list_pop_in_while(items):
@@ -641,6 +641,8 @@ def match_statement(x):
             y = 'zero'
         case _:
             y = 'other'
+            if x > 5:
+                y = 'big'
     if x > 1:
         y = y + '!'
     return y
@@ -764,7 +766,7 @@ CASES = [
     Case(try_without_jumps, [(2,), (0,), (50,)], python_only=True),
     Case(with_statement, [(1,), (-1,)]),
     Case(comprehension_and_fstring, [(5,), (0,)], python_only=True),
-    Case(match_statement, [(0,), (2,)], python_only=True),
+    Case(match_statement, [(0,), (2,), (7,)], python_only=True),
     Case(delete_statement, [(1,), (-1,)]),
     Case(modify_global, [(3,)], python_only=True),
     Case(multiple_assignment_targets, [(4,)]),

@@ -18,6 +18,7 @@ from runtime.ops import reduction_ops as r
 from runtime.ops.core import constant
 from runtime.ops.creation_ops import fill
 from runtime.ops.indexing import strided_slice
+from runtime.tape import GradientTape
 
 
 def normal(*shape):
@@ -138,6 +139,40 @@ def test_rule_matches_finite_differences(name, mode):
         np.testing.assert_allclose(got, want, rtol=options.get("tolerance", 1e-5),
                                    atol=options.get("tolerance", 1e-6),
                                    err_msg=f"input {i}")
+
+
+def _first_order(fn, grad_y, direction):
+    """x -> sum(d(sum(fn(x) * grad_y))/dx * direction): its gradient is a Hessian-vector
+    product, computed by differentiating the gradient ops the inner tape made."""
+
+    def directional(*xs):
+        with GradientTape() as tape:
+            tape.watch(xs)
+            y = fn(*xs)
+        grads = tape.gradient(y, list(xs), output_gradients=constant(grad_y))
+        total = constant(0.0, xs[0].dtype)
+        for g, v in zip(grads, direction):
+            if g is not None:
+                total = m.add(total, r.reduce_sum(m.multiply(g, constant(v))))
+        return total
+
+    return directional
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", list(CASES))
+def test_second_derivatives_match_finite_differences(name, mode):
+    fn, kinds, options = CASES[name]
+    if mode == "graph with unknown dims" and not options.get("dynamic", True):
+        pytest.skip("the op needs static shapes to build")
+    rng, arrays = _inputs(name, kinds)
+    grad_y = rng.normal(size=fn(*map(constant, arrays)).shape.dims)
+    direction = [rng.normal(size=x.shape) for x in arrays]
+    check = _first_order(fn, grad_y, direction)
+    expected = numerical_gradients(check, arrays, 1.0)
+    for i, (want, got) in enumerate(zip(expected, _computed(check, arrays, 1.0, mode))):
+        got = np.zeros_like(want) if got is None else got
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6, err_msg=f"input {i}")
 
 
 def test_stop_gradient_blocks_the_gradient():

@@ -1,0 +1,82 @@
+"""Run one function in the four modes the quality bar names, against a plain-Python oracle.
+
+- python:   the converted function on Python values (exact Python semantics);
+- eager:    the converted function on eager tensors;
+- graph:    the converted function on placeholders, run by a Session;
+- function: `ag.function(fn)` on eager tensors (trace once, run the compiled graph).
+
+`run_mode(mode, fn, args)` returns the result as numpy values (nested structures kept),
+or raises what the mode raised.
+"""
+
+import numpy as np
+
+import autograph_py as ag
+from runtime import nest
+
+MODES = ("python", "eager", "graph", "function")
+
+
+def _tensor_arg(value):
+    if isinstance(value, (bool, int, float)) or (
+            isinstance(value, list) and value and all(isinstance(v, (int, float)) for v in value)):
+        return ag.constant(value)
+    return value
+
+
+def _placeholder_arg(value, feeds):
+    tensor = _tensor_arg(value)  # eager: called before the graph is entered
+    if not isinstance(tensor, ag.Tensor):
+        return lambda: value
+    array = tensor.numpy()
+    return lambda: _feed(tensor, array, feeds)
+
+
+def _feed(tensor, array, feeds):
+    placeholder = ag.placeholder(tensor.dtype, shape=array.shape)
+    feeds[placeholder] = array
+    return placeholder
+
+
+def to_numpy(value):
+    if isinstance(value, ag.Tensor) or hasattr(value, "_as_tensor"):
+        return np.asarray(ag.convert_to_tensor(value).numpy())
+    if isinstance(value, (np.generic, np.ndarray)):
+        return np.asarray(value)
+    return value
+
+
+def run_mode(mode, fn, args):
+    if mode == "python":
+        return ag.to_graph(fn)(*args)
+    if mode == "eager":
+        return nest.map_structure(to_numpy, ag.to_graph(fn)(*[_tensor_arg(a) for a in args]))
+    if mode == "function":
+        result = ag.function(fn)(*[_tensor_arg(a) for a in args])
+        return nest.map_structure(to_numpy, result)
+    feeds = {}
+    makers = [_placeholder_arg(a, feeds) for a in args]
+    with ag.Graph().as_default():
+        graph_args = [make() for make in makers]
+        result = ag.to_graph(fn)(*graph_args)
+        with ag.Session() as sess:
+            fetched = sess.run(nest.map_structure(
+                lambda v: v if isinstance(v, ag.Tensor) or hasattr(v, "_graph_tensor") or
+                hasattr(v, "_as_tensor") else None, result), feeds)
+        leaves = nest.flatten(result)
+        fetched_leaves = nest.flatten(fetched)
+        merged = [f if (isinstance(v, ag.Tensor) or hasattr(v, "_as_tensor")) else v
+                  for v, f in zip(leaves, fetched_leaves)]
+        return nest.pack_sequence_as(result, [to_numpy(v) for v in merged])
+
+
+def assert_same(expected, actual):
+    flat_expected, flat_actual = nest.flatten(expected), nest.flatten(actual)
+    assert len(flat_expected) == len(flat_actual), (expected, actual)
+    for e, a in zip(flat_expected, flat_actual):
+        if isinstance(e, (int, float, bool, np.generic, np.ndarray, list)) and not isinstance(
+                e, str):
+            np.testing.assert_allclose(np.asarray(a, dtype=np.float64),
+                                       np.asarray(e, dtype=np.float64), rtol=1e-6)
+        else:
+            assert a == e

@@ -1,0 +1,116 @@
+"""Unit tests of the analyses on small snippets."""
+import textwrap
+
+import gast
+
+from converters import anno
+from converters.analysis import activity, resolve
+
+
+def _function(source):
+    node = gast.parse(textwrap.dedent(source)).body[0]
+    return resolve(node)
+
+
+def _names(qns):
+    return sorted(str(q) for q in qns)
+
+
+def test_qualified_names_of_composites():
+    fn = _function('''
+        def f(self, d, a, i):
+            self.x.y = d['k'] + a[0] + a[i]
+    ''')
+    stmt = fn.body[0]
+    scope = activity.block_scope([stmt])
+    assert _names(scope.modified) == ['self.x.y']
+    assert _names(scope.read) == ['a', 'a[0]', 'd', "d['k']", 'i', 'self', 'self.x']
+
+
+def test_activity_of_blocks_and_nested_scopes():
+    fn = _function('''
+        def f(x, items):
+            if x > 0:
+                y = [v for v in items]
+                def g(z):
+                    nonlocal x
+                    x = z + w
+                h = lambda q: q + y
+            else:
+                del x
+    ''')
+    body = anno.getanno(fn.body[0], anno.Static.BODY_SCOPE)
+    assert _names(body.modified) == ['g', 'h', 'x', 'y']
+    assert _names(body.read) == ['items', 'w', 'y']
+    orelse = anno.getanno(fn.body[0], anno.Static.ORELSE_SCOPE)
+    assert _names(orelse.modified) == ['x']
+    scope = anno.getanno(fn, anno.Static.SCOPE)
+    assert scope.locals == {'x', 'items', 'y', 'g', 'h'}
+
+
+def test_global_and_nonlocal_declarations():
+    fn = _function('''
+        def f():
+            global counter
+            counter += 1
+    ''')
+    scope = anno.getanno(fn, anno.Static.SCOPE)
+    assert scope.globals == {'counter'} and scope.locals == set()
+
+
+def test_liveness():
+    fn = _function('''
+        def f(x, n):
+            t = x * 2
+            if x > 0:
+                y = t
+            else:
+                y = 0
+            for i in range(n):
+                tmp = i
+                y += tmp
+            return y
+    ''')
+    assign_t, branch, loop, _ = fn.body
+    assert _names(anno.getanno(assign_t, anno.Static.LIVE_VARS_OUT)) == ['n', 'range', 't',
+                                                                         'x']
+    assert _names(anno.getanno(branch, anno.Static.LIVE_VARS_OUT)) == ['n', 'range', 'y']
+    assert _names(anno.getanno(loop, anno.Static.LIVE_VARS_IN)) == ['n', 'range', 'y']
+    assert _names(anno.getanno(loop, anno.Static.LIVE_VARS_OUT)) == ['y']
+
+
+def test_liveness_through_break_and_continue():
+    fn = _function('''
+        def f(n):
+            a = 0
+            while n > 0:
+                n -= 1
+                if n == 3:
+                    continue
+                if n == 5:
+                    break
+                a = 1
+            return a
+    ''')
+    loop = fn.body[1]
+    assert _names(anno.getanno(loop, anno.Static.LIVE_VARS_IN)) == ['a', 'n']
+
+
+def test_reaching_definitions():
+    fn = _function('''
+        def f(x):
+            if x:
+                y = 1
+            z = 2
+            for i in range(3):
+                w = i
+            return y
+    ''')
+    _, assign_z, loop, ret = fn.body
+    assert anno.getanno(assign_z, anno.Static.DEFINED_VARS_IN) == {'x'}
+    assert anno.getanno(assign_z, anno.Static.MAYBE_DEFINED_VARS_IN) == {'x', 'y'}
+    # A loop is entered from outside: its own bindings do not count.
+    assert anno.getanno(loop, anno.Static.MAYBE_DEFINED_VARS_IN) == {'x', 'y', 'z'}
+    # The target and body bindings may not have happened (empty loop).
+    assert anno.getanno(ret, anno.Static.DEFINED_VARS_IN) == {'x', 'z'}
+    assert anno.getanno(ret, anno.Static.MAYBE_DEFINED_VARS_IN) == {'i', 'w', 'x', 'y', 'z'}
