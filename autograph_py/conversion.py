@@ -65,11 +65,21 @@ def convert(recursive=True):
     return decorate
 
 
+def is_converted(fn):
+    """True for converted functions: ours, or those of a module `autograph convert` wrote
+    (their globals hold `ag__`, bound to the operators module)."""
+    if getattr(fn, "__ag_converted__", False):
+        return True
+    from autograph_py import operators
+
+    return getattr(fn, "__globals__", {}).get("ag__") is operators
+
+
 def is_user_function(fn):
     """True for functions written by the user (not library, stdlib or installed code)."""
     if not isinstance(fn, types.FunctionType):
         return False
-    if getattr(fn, "__ag_do_not_convert__", False) or getattr(fn, "__ag_converted__", False):
+    if getattr(fn, "__ag_do_not_convert__", False) or is_converted(fn):
         return False
     filename = fn.__code__.co_filename
     if filename.startswith("<"):
@@ -140,7 +150,7 @@ def to_code(fn, recursive=True):
 def to_graph(fn, recursive=True):
     """The converted version of `fn`: Python semantics on Python values and eager tensors,
     graph ops (`cond`, `while_loop`) on symbolic tensors."""
-    if getattr(fn, "__ag_converted__", False):
+    if is_converted(getattr(fn, "__func__", fn)):
         return fn
     python_fn, bound_self = _unwrap_callable(fn)
     if python_fn is None:
@@ -194,4 +204,4 @@ def converted_call(f, /, *args, **kwargs):
 
 
 __all__ = ["to_code", "to_graph", "converted_call", "convert", "do_not_convert",
-           "is_user_function"]
+           "is_converted", "is_user_function"]

@@ -29,7 +29,7 @@ import weakref
 import numpy as np
 
 from autograph_py.conversion import to_graph
-from runtime import context, nest, variables
+from runtime import context, nest, recording, variables
 from runtime.executor import Plan
 from runtime.graph import FuncGraph
 from runtime.recording import EAGER_CONTEXT
@@ -55,9 +55,20 @@ class ConcreteFunction:
 
     def _call_flat(self, arrays):
         values = self._plan.run(EAGER_CONTEXT, arrays)
+        return self._structure(values)
+
+    def _call_recorded(self, tensors):
+        """Run as one `Call` op, so the gradient tapes recording now see the call."""
+        from runtime.gradients.function_call import call_graph
+
+        # The Call op's own output tensors: the tapes know those, not copies.
+        return self._structure(call_graph(self.graph, tensors))
+
+    def _structure(self, values):
         flat = nest.flatten(self.structured_outputs)
         for slot, value in zip(self._output_slots, values):
-            flat[slot] = EagerTensor(value if isinstance(value, np.ndarray) else np.asarray(value))
+            flat[slot] = value if isinstance(value, EagerTensor) else EagerTensor(
+                value if isinstance(value, np.ndarray) else np.asarray(value))
         if not nest.is_nested(self.structured_outputs):
             return flat[0]
         return nest.pack_sequence_as(self.structured_outputs, flat)
@@ -192,8 +203,11 @@ class Function:
         if concrete is None:
             concrete = self._lookup_relaxed(values) or self._trace(values, key)
             self._cache[key] = concrete
-        return concrete._call_flat([_array(v) for v in nest.flatten(values)
-                                    if _is_tensor_like(v)])
+        leaves = [v for v in nest.flatten(values) if _is_tensor_like(v)]
+        if recording.active_tapes:
+            return concrete._call_recorded(
+                [v if isinstance(v, EagerTensor) else EagerTensor(_array(v)) for v in leaves])
+        return concrete._call_flat([_array(v) for v in leaves])
 
     def _inline(self, values):
         fn = to_graph(self.python_function) if self.autograph else self.python_function

@@ -1,12 +1,13 @@
 """Annotations attached to gast nodes under enum keys.
 
-Annotations live in one dict attribute per node, so `copy.deepcopy` carries them along
-with the node (templates and converters copy nodes freely). `Basic` keys are set by the
-converters for each other; `Static` keys are set by `converters.analysis`.
+Annotations live in one dict attribute per node (named `ATTR`), so copies
+(`copy.deepcopy`, `converters.copier.copy_tree`) carry them along with the node.
+`Basic` keys are set by the converters for each other; `Static` keys are set by
+`converters.analysis`.
 """
 import enum
 
-_ATTR = '___ag_anno'
+ATTR = '___ag_anno'
 
 
 class Basic(enum.Enum):
@@ -29,15 +30,15 @@ class Static(enum.Enum):
 
 
 def _annos(node):
-    return node.__dict__.setdefault(_ATTR, {})
+    return node.__dict__.setdefault(ATTR, {})
 
 
 def hasanno(node, key):
-    return key in getattr(node, _ATTR, {})
+    return key in getattr(node, ATTR, {})
 
 
 def getanno(node, key, default=None):
-    return getattr(node, _ATTR, {}).get(key, default)
+    return getattr(node, ATTR, {}).get(key, default)
 
 
 def setanno(node, key, value):
@@ -45,7 +46,7 @@ def setanno(node, key, value):
 
 
 def delanno(node, key):
-    getattr(node, _ATTR, {}).pop(key, None)
+    getattr(node, ATTR, {}).pop(key, None)
 
 
 def copyanno(from_node, to_node, key):

@@ -3,7 +3,9 @@
     f(a, *args, k=b, **kw)  ->  ag__.converted_call(f, a, *args, k=b, **kw)
 
 After this pass every call is a call of an `ag__` operator, except calls to `super()`
-(its zero-argument form needs to run in the method's own frame).
+(its zero-argument form needs to run in the method's own frame). With
+`ctx.recursive=False` (`to_graph(fn, recursive=False)`: convert `fn` only) calls are
+left as written, so nothing `fn` calls is converted.
 """
 import gast
 
@@ -30,4 +32,4 @@ class CallTreeTransformer(Transformer):
 
 
 def transform(node, ctx):
-    return CallTreeTransformer(ctx).visit(node)
+    return CallTreeTransformer(ctx).visit(node) if ctx.recursive else node

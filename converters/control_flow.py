@@ -13,9 +13,10 @@ starts (after jumps were lowered):
 * plain names a body rebinds are `nonlocal` in it when their value before or after the
   statement matters (live before it, or live after it, which names the function
   declares global or nonlocal always are); names only used inside a body stay local;
-* the state of an `if` is its nonlocal names live after it; a loop's is its nonlocal
-  names (loop-carried or live after); attributes and constant subscripts a body assigns
-  (`self.x`, `d['k']`) are always state, unless their base is local to the body;
+* the state of an `if` or a loop is its nonlocal names (an `if` needs even those dead
+  after it, so staging can restore them between the two branches); attributes and
+  constant subscripts a body assigns (`self.x`, `d['k']`) are always state, unless
+  their base is local to the body;
 * a nonlocal name that may be unbound before the statement first gets
   `x = ag__.Undefined('x')` (a `nonlocal` needs a binding), and later loads of it that
   may see the sentinel are marked `Basic.MAY_BE_UNDEFINED` for `variables`.
@@ -27,7 +28,7 @@ import dataclasses
 
 import gast
 
-from converters import analysis, anno, templates
+from converters import analysis, anno, templates, traversal
 from converters.transformer import Transformer
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
@@ -57,8 +58,10 @@ def _plan(node, function_scope):
     names = {qn for qn in modified if not qn.is_composite}
     outer = function_scope.globals | function_scope.nonlocals  # visible after return
     carried = {qn for qn in names if qn in live_in or qn in live_out or str(qn) in outer}
-    outputs = carried if isinstance(node, _LOOPS) else {qn for qn in carried
-                                                        if qn in live_out}
+    # Every name a body rebinds through `nonlocal` is state, even when it is dead after
+    # the statement: staging traces both branches, and set_state must undo the first
+    # branch's writes before the second is traced (else it reads the first's tensors).
+    outputs = carried
     composites = {qn for qn in modified
                   if qn.is_composite and (qn.root not in names or qn.root in carried)}
     defined = anno.getanno(node, anno.Static.DEFINED_VARS_IN)
@@ -91,7 +94,7 @@ def _own_expressions(stmt):
     return [stmt]
 
 
-class _Planner(gast.NodeVisitor):
+class _Planner(traversal.NodeVisitor):
     """Plans every statement, then marks loads that may see an Undefined."""
 
     def __init__(self):
@@ -127,7 +130,7 @@ def _mark_loads(stmts, undefined):
             continue  # its own scope, marked on its own
         defined = anno.getanno(stmt, anno.Static.DEFINED_VARS_IN, frozenset())
         for expr in _own_expressions(stmt):
-            for n in gast.walk(expr):
+            for n in traversal.walk(expr):
                 if (isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and
                         n.id in undefined and n.id not in defined):
                     anno.setanno(n, anno.Basic.MAY_BE_UNDEFINED, True)

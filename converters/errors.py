@@ -1,7 +1,9 @@
 """The one error class of the converters: a problem located in the user's source.
 
 `str(ConversionError(msg, file, line))` is `file:line: msg` (`file:line:col: msg` when a
-column is known), so editors and terminals can jump to the user's code.
+column is known), so editors and terminals can jump to the user's code. The column
+(`col_offset`, kept under that name for callers) is 1-based like a SyntaxError's
+`offset`, not 0-based like an AST node's `col_offset`.
 """
 
 

@@ -12,11 +12,12 @@ A block is a *tail* when nothing of the region runs after it (the end of a loop
 body, the end of a function); jumps in tail blocks need not set a flag, which is what
 lets `continue` at the end of a loop body simply disappear. Compound statements are
 entered as the caller allows (return lowering enters loops, break lowering does not);
-jumps inside `try` cannot be lowered and raise ConversionError.
+`try` blocks are entered (they are never staged); jumps inside `match` cannot be lowered
+and raise ConversionError naming the jump, the construct and the line.
 """
 import gast
 
-from converters import templates
+from converters import templates, traversal
 from converters.transformer import locate
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
@@ -32,7 +33,7 @@ def find_jumps(nodes, jump_type, enter_loops):
             found.append(node)
         if isinstance(node, _SCOPES) or (isinstance(node, _LOOPS) and not enter_loops):
             return
-        for child in gast.iter_child_nodes(node):
+        for child in traversal.children(node):
             walk(child)
 
     for node in nodes if isinstance(nodes, list) else [nodes]:
@@ -64,9 +65,16 @@ class JumpLowering:
         return find_jumps(node, self.jump_type, self.enter_loops)
 
     def always_jumps(self, stmts):
-        return any(isinstance(s, self.jump_type) or (
-            isinstance(s, gast.If) and self.always_jumps(s.body) and
-            self.always_jumps(s.orelse)) for s in stmts)
+        return any(self._always_jumps(s) for s in stmts)
+
+    def _always_jumps(self, stmt):
+        if isinstance(stmt, gast.If):
+            return self.always_jumps(stmt.body) and self.always_jumps(stmt.orelse)
+        if isinstance(stmt, gast.Try):  # an exception no handler catches is no fall-through
+            return self.always_jumps(stmt.finalbody) or (
+                (self.always_jumps(stmt.body) or self.always_jumps(stmt.orelse)) and
+                all(self.always_jumps(h.body) for h in stmt.handlers))
+        return isinstance(stmt, self.jump_type)
 
     def lower(self, stmts, tail=True):
         out = []
@@ -113,9 +121,28 @@ class JumpLowering:
             node.body = self.lower(node.body, tail=False) or [locate(gast.Pass(), node)]
             self.on_loop(node)
             return node
+        if isinstance(node, gast.Try):
+            return self._lower_try(node, tail)
         jump = self._jumps(node)[0]
         raise self.ctx.error(jump, f"'{type(jump).__name__.lower()}' inside "
                                    f"'{type(node).__name__.lower()}' is not supported")
+
+    def _lower_try(self, node, tail):
+        """Try blocks are never staged, so their jumps become plain flag assignments.
+
+        A jump in the try body skips the `else` block, which is therefore guarded;
+        `finally` runs after a jump in Python too, so it is lowered as it is.
+        """
+        body_jumps = bool(self._jumps(node.body))
+        node.body = self.lower(node.body, tail and not node.orelse) or [
+            locate(gast.Pass(), node)]
+        for handler in node.handlers:
+            handler.body = self.lower(handler.body, tail) or [locate(gast.Pass(), handler)]
+        node.orelse = self.lower(node.orelse, tail)
+        if body_jumps and node.orelse:
+            node.orelse = self._guard(node.orelse)
+        node.finalbody = self.lower(node.finalbody, tail)
+        return node
 
     def _guard(self, stmts):
         if not stmts:

@@ -6,11 +6,13 @@ globals it reads, attribute names are not identifiers and do not count) and hand
 """
 import gast
 
+from converters import traversal
+
 RESERVED = frozenset({'ag__'})
 
 
 def _identifiers(tree):
-    for node in gast.walk(tree):
+    for node in traversal.walk(tree):
         if isinstance(node, gast.Name):
             yield node.id
         elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):

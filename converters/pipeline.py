@@ -5,7 +5,6 @@
 ones it cannot convert instead of failing; `to_source(node)` prints a tree.
 """
 import ast
-import copy
 import dataclasses
 
 import gast
@@ -26,6 +25,7 @@ from converters import (
     unsupported,
     variables,
 )
+from converters.copier import copy_tree
 from converters.errors import ConversionError
 from converters.naming import Namer
 from converters.transformer import locate_from_ancestors
@@ -64,8 +64,11 @@ PIPELINE = (
 
 def convert_function(node, ctx):
     """The converted copy of a FunctionDef (or Lambda); `ctx.namer` is renewed."""
+    return _convert_in_place(copy_tree(node), ctx)
+
+
+def _convert_in_place(node, ctx):
     ctx = dataclasses.replace(ctx, namer=Namer.for_tree(node))
-    node = copy.deepcopy(node)
     for converter in PIPELINE:
         node = converter.transform(node, ctx)
     return locate_from_ancestors(node)
@@ -82,18 +85,18 @@ def _functions_of(module):
 
 def convert_module(module, ctx):
     """(converted module, [ConversionError]); unconvertible functions stay as they are."""
-    module = copy.deepcopy(module)
+    original, module = module, copy_tree(module)
     problems = []
-    for body, i in _functions_of(module):
+    for (body, i), (original_body, _) in zip(_functions_of(module), _functions_of(original)):
         node = body[i]
         if functions.is_do_not_convert(node):
             continue
         decorators, node.decorator_list = node.decorator_list, []
         try:
-            converted = convert_function(node, ctx)
+            converted = _convert_in_place(node, ctx)
         except ConversionError as e:
             problems.append(e)
-            converted = node
+            converted = copy_tree(original_body[i])  # `node` may be half converted
         converted.decorator_list = decorators
         body[i] = converted
     return module, problems

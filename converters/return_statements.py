@@ -8,7 +8,7 @@ tail position (nothing of the function runs after them, e.g. in the branches of 
 the top), the statements they skip are guarded by `if not do_return:` and loops that
 contain them carry `not do_return` under `Basic.EXTRA_LOOP_TEST`. A function that may
 end without returning gets an explicit `return None` first, so every path sets
-`retval_`.
+`retval_`. A docstring stays the first statement, so the function keeps its `__doc__`.
 """
 import gast
 
@@ -16,6 +16,15 @@ from converters import templates
 from converters.break_statements import add_loop_test
 from converters.jumps import JumpLowering, find_jumps, negate
 from converters.transformer import Transformer
+
+
+def _split_docstring(body):
+    """([docstring statement] or [], the other statements)."""
+    first = body[0]
+    if (isinstance(first, gast.Expr) and isinstance(first.value, gast.Constant) and
+            isinstance(first.value.value, str)):
+        return body[:1], body[1:]
+    return [], body
 
 
 class ReturnTransformer(Transformer):
@@ -45,7 +54,7 @@ class ReturnTransformer(Transformer):
 
         lowering = JumpLowering(self.ctx, gast.Return, replace=replace, flag=flag,
                                 enter_loops=True, on_loop=on_loop)
-        body = node.body
+        docstring, body = _split_docstring(node.body)
         if not lowering.always_jumps(body):
             body = body + [self.locate(gast.Return(value=None), body[-1])]
         body = lowering.lower(body)
@@ -53,7 +62,7 @@ class ReturnTransformer(Transformer):
         if do_return:
             prologue += templates.replace('flag = False', flag=do_return[0])
         epilogue = templates.replace('return retval', retval=retval)
-        node.body = (self.locate(prologue, node) + body +
+        node.body = (docstring + self.locate(prologue, node) + body +
                      self.locate(epilogue, returns[-1]))
         return node
 

@@ -7,26 +7,34 @@
 
 A placeholder is any identifier of the template that is a keyword of `replace`: a Name,
 a function name, a parameter, a keyword argument name or a name in `global`/`nonlocal`.
-Values are strings (become Names), gast nodes (deep-copied, annotations included), or
-lists: a list of statements replaces a placeholder that stands alone as a statement, a
-list of strings fills `nonlocal`/`global` (an empty one drops the statement), a list of
-names fills a parameter list and a list of expressions fills call arguments.
+Values are strings (become Names), gast nodes, or lists: a list of statements replaces
+a placeholder that stands alone as a statement, a list of strings fills
+`nonlocal`/`global` (an empty one drops the statement), a list of names fills a
+parameter list and a list of expressions fills call arguments.
+
+Nodes are handed over, not lent: a value's first use in the template is the node itself
+(so a body moved into a closure is never copied, which kept nested statements
+quadratic), every further use a copy (`converters.copier`). Callers must not keep using
+a node they passed in. Each template text is parsed once and copied per use.
 
 The template owns expression context: a value inserted where the template has a Store
 (assignment target) or Del position gets that context, Load everywhere else, so callers
 can pass the same node for a read and a write. Nodes that come from the template text
 have no location; `Transformer` gives them the location of the user node they replace.
 """
-import copy
+import functools
 import textwrap
 
 import gast
+
+from converters import traversal
+from converters.copier import copy_tree
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
 def _strip_locations(tree):
-    for node in gast.walk(tree):
+    for node in traversal.walk(tree):
         for attr in _LOCATION:
             if hasattr(node, attr):
                 delattr(node, attr)
@@ -46,12 +54,20 @@ def _name(value, ctx):
     return gast.Name(id=value, ctx=ctx, annotation=None, type_comment=None)
 
 
-class _Replacer(gast.NodeTransformer):
+class _Replacer(traversal.NodeTransformer):
     def __init__(self, replacements):
         self.replacements = replacements
+        self.used = set()  # ids of the nodes already inserted once
 
     def _value(self, name):
         return self.replacements.get(name)
+
+    def _take(self, node):
+        """`node` itself on its first insertion, a copy on later ones."""
+        if id(node) in self.used:
+            return copy_tree(node)
+        self.used.add(id(node))
+        return node
 
     def visit_Name(self, node):
         value = self._value(node.id)
@@ -60,7 +76,7 @@ class _Replacer(gast.NodeTransformer):
         if isinstance(value, str):
             return _name(value, type(node.ctx)())
         if isinstance(value, gast.AST):
-            new = copy.deepcopy(value)
+            new = self._take(value)
             if hasattr(new, 'ctx'):
                 set_ctx(new, type(node.ctx))
             return new
@@ -70,9 +86,9 @@ class _Replacer(gast.NodeTransformer):
         if isinstance(node.value, gast.Name):
             value = self._value(node.value.id)
             if isinstance(value, (list, tuple)):
-                return [copy.deepcopy(stmt) for stmt in value]
+                return [self._take(stmt) for stmt in value]
             if isinstance(value, gast.stmt):
-                return copy.deepcopy(value)
+                return self._take(value)
         return self.generic_visit(node)
 
     def _rename(self, name):
@@ -101,7 +117,7 @@ class _Replacer(gast.NodeTransformer):
         for arg in node.args:
             value = self._value(arg.id) if isinstance(arg, gast.Name) else None
             if isinstance(value, (list, tuple)):
-                args.extend(copy.deepcopy(v) for v in value)
+                args.extend(self._take(v) for v in value)
             else:
                 args.append(self.visit(arg))
         node.args = args
@@ -126,11 +142,16 @@ class _Replacer(gast.NodeTransformer):
     visit_Nonlocal = visit_Global = _declaration
 
 
-def replace(template, **replacements):
-    """The statements of `template` with placeholders replaced."""
+@functools.cache
+def _parsed(template):
     tree = gast.parse(textwrap.dedent(template))
     _strip_locations(tree)
-    tree = _Replacer(replacements).visit(tree)
+    return tree
+
+
+def replace(template, **replacements):
+    """The statements of `template` with placeholders replaced."""
+    tree = _Replacer(replacements).visit(copy_tree(_parsed(template)))
     return tree.body
 
 

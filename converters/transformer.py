@@ -10,11 +10,14 @@ import dataclasses
 
 import gast
 
-from converters import anno
+from converters import anno, traversal
 from converters.errors import ConversionError
 from converters.naming import Namer
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
+_AST = gast.AST
+_BLOCK_ITEMS = (gast.stmt, gast.excepthandler, gast.match_case)  # what blocks hold
+_SKIP = anno.Basic.SKIP_PROCESSING
 
 
 @dataclasses.dataclass
@@ -24,8 +27,10 @@ class ConversionContext:
     recursive: bool = True
 
     def error(self, node, message):
+        """A ConversionError at `node`, its column 1-based like a SyntaxError's."""
+        col_offset = getattr(node, 'col_offset', None)
         return ConversionError(message, self.filename, getattr(node, 'lineno', 0),
-                               getattr(node, 'col_offset', None))
+                               None if col_offset is None else col_offset + 1)
 
 
 def _locatable(node):
@@ -33,14 +38,24 @@ def _locatable(node):
 
 
 def locate(nodes, origin):
-    """Copy `origin`'s location onto every node under `nodes` that has none."""
+    """Copy `origin`'s location onto the nodes under `nodes` that have none.
+
+    A located node is not entered: what is under it was located when it was built (or
+    gets its location from `locate_from_ancestors`), and not entering keeps repeated
+    locating of growing generated code linear.
+    """
     if not _locatable(origin) or getattr(origin, 'lineno', None) is None:
         return nodes
-    for root in nodes if isinstance(nodes, (list, tuple)) else [nodes]:
-        for node in gast.walk(root):
-            if _locatable(node) and getattr(node, 'lineno', None) is None:
-                for attr in _LOCATION:
-                    setattr(node, attr, getattr(origin, attr, None))
+    location = [(attr, getattr(origin, attr, None)) for attr in _LOCATION]
+    todo = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
+    while todo:
+        node = todo.pop()
+        if _locatable(node):
+            if getattr(node, 'lineno', None) is not None:
+                continue
+            for attr, value in location:
+                setattr(node, attr, value)
+        todo.extend(traversal.children(node))
     return nodes
 
 
@@ -51,33 +66,42 @@ def locate_from_ancestors(tree):
             if getattr(node, 'lineno', None) is None and origin is not None:
                 locate(node, origin)
             origin = node
-        for child in gast.iter_child_nodes(node):
+        for child in traversal.children(node):
             fill(child, origin)
     fill(tree, None)
     return tree
 
 
-class Transformer(gast.NodeTransformer):
+def _visits_expressions(transformer_class):
+    """Whether a transformer has a visit method for something other than statements."""
+    own = {name for klass in transformer_class.__mro__[:-len(Transformer.__mro__)]
+           for name in vars(klass) if name.startswith('visit_')}
+    return any(not (isinstance(node_class, type) and issubclass(node_class, _BLOCK_ITEMS))
+               for node_class in (getattr(gast, name[len('visit_'):], None)
+                                  for name in own))
+
+
+class Transformer(traversal.NodeTransformer):
+    """Base of the converters.
+
+    A transformer that visits only statements (`visit_If`, `visit_FunctionDef`, ...)
+    does not enter expressions: they hold no statement (lambdas and comprehensions
+    cannot), so this is invisible except in speed, as every pass walks the tree.
+    """
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.enters = _AST if _visits_expressions(cls) else _BLOCK_ITEMS
+
     def __init__(self, ctx):
         self.ctx = ctx
 
     def visit(self, node):
-        if anno.hasanno(node, anno.Basic.SKIP_PROCESSING):
+        if _SKIP in node.__dict__.get(anno.ATTR, ()):
             return node
         result = super().visit(node)
         if result is not node and result is not None:
             locate(result, node)
         return result
-
-    def visit_block(self, stmts):
-        """Visit a list of statements; visits may return None or lists."""
-        out = []
-        for stmt in stmts:
-            result = self.visit(stmt)
-            if isinstance(result, list):
-                out.extend(result)
-            elif result is not None:
-                out.append(result)
-        return out
 
     locate = staticmethod(locate)

@@ -7,7 +7,7 @@ by the converter that meets them.
 """
 import gast
 
-from converters import anno
+from converters import anno, traversal
 
 _MESSAGES = {
     gast.Yield: 'generator functions (yield) are not supported',
@@ -25,7 +25,7 @@ def transform(node, ctx):
             return
         if type(n) in _MESSAGES:
             raise ctx.error(n, _MESSAGES[type(n)])
-        for child in gast.iter_child_nodes(n):
+        for child in traversal.children(n):
             check(child)
 
     check(node)

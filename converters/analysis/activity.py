@@ -11,7 +11,7 @@ names it declares `nonlocal` and writes count as modifications there; its own lo
 """
 import gast
 
-from converters import anno
+from converters import anno, traversal
 from converters.analysis.qual_names import QN, qn_of
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
@@ -47,7 +47,7 @@ class Scope:
                 f'modified={sorted(map(str, self.modified))})')
 
 
-class _Collector(gast.NodeVisitor):
+class _Collector(traversal.NodeVisitor):
     def __init__(self):
         self.scope = Scope()
 
@@ -179,7 +179,7 @@ def head_scope(node):
     return block_scope([node])
 
 
-class _Annotator(gast.NodeVisitor):
+class _Annotator(traversal.NodeVisitor):
     def _function(self, node):
         anno.setanno(node, anno.Static.SCOPE, function_scope(node))
         self.generic_visit(node)

@@ -11,9 +11,11 @@ get graphs of their own.
 
 `Graph.stmt_next[id(stmt)]` is the set of nodes control can reach right after `stmt`
 (for a compound statement: the first nodes outside it), which is what "live after" and
-"defined after" need.
+"defined after" need; `Graph.inside[id(stmt)]` is the set of nodes `stmt` consists of.
 """
 import gast
+
+from converters import traversal
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)
@@ -37,6 +39,7 @@ class Graph:
         self.nodes = [self.entry]
         self.head = {}  # id(ast node) -> Node for that statement (or its head)
         self.stmt_next = {}
+        self.inside = {}  # id(statement) -> frozenset of the Nodes it consists of
 
     def connect(self, a, b):
         a.next.add(b)
@@ -54,6 +57,7 @@ class _Builder:
         self.graph = Graph(function)
         self.leaves = {self.graph.entry}
         self.loops = []
+        self.spans = []  # (statement, first node index, end node index)
 
     def add(self, ast_node):
         node = Node(ast_node)
@@ -66,7 +70,10 @@ class _Builder:
 
     def block(self, stmts):
         for stmt in stmts:
+            start = len(self.graph.nodes)
             getattr(self, 'stmt_' + type(stmt).__name__, self.add)(stmt)
+            # Nodes are appended in order, so a statement's are those added meanwhile.
+            self.spans.append((stmt, start, len(self.graph.nodes)))
 
     def stmt_If(self, node):
         head = self.add(node)
@@ -140,25 +147,12 @@ class _Builder:
         for leaf in self.leaves:
             self.graph.connect(leaf, self.graph.exit)
         self.graph.nodes.append(self.graph.exit)
-        self._index_statements(self.graph.function.body)
+        for stmt, start, end in self.spans:
+            inside = frozenset(self.graph.nodes[start:end])
+            self.graph.inside[id(stmt)] = inside
+            self.graph.stmt_next[id(stmt)] = {s for n in inside for s in n.next
+                                              if s not in inside}
         return self.graph
-
-    def _index_statements(self, stmts):
-        for stmt in stmts:
-            inside = {id(n) for n in gast.walk(stmt)}
-            nodes = [n for n in self.graph.nodes if id(n.ast_node) in inside]
-            self.graph.stmt_next[id(stmt)] = {s for n in nodes for s in n.next
-                                              if id(s.ast_node) not in inside}
-            if not isinstance(stmt, _FUNCTIONS + (gast.ClassDef,)):
-                for block in _blocks(stmt):
-                    self._index_statements(block)
-
-
-def _blocks(stmt):
-    for field in ('body', 'orelse', 'finalbody'):
-        yield getattr(stmt, field, [])
-    for clause in getattr(stmt, 'handlers', []) + getattr(stmt, 'cases', []):
-        yield clause.body
 
 
 def build(function):
@@ -168,4 +162,4 @@ def build(function):
 
 def build_all(tree):
     """CFGs of every function in `tree` (including `tree` itself)."""
-    return [build(n) for n in gast.walk(tree) if isinstance(n, _FUNCTIONS)]
+    return [build(n) for n in traversal.walk(tree) if isinstance(n, _FUNCTIONS)]

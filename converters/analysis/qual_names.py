@@ -7,7 +7,7 @@ Expressions under a loop's `Basic.EXTRA_LOOP_TEST` are resolved too.
 """
 import gast
 
-from converters import anno
+from converters import anno, traversal
 
 
 class QN:
@@ -65,7 +65,7 @@ def qn_of(node):
     return anno.getanno(node, anno.Basic.QN)
 
 
-class _Resolver(gast.NodeVisitor):
+class _Resolver(traversal.NodeVisitor):
     def generic_visit(self, node):
         # A loop's extra test (lowered break/return) is part of its head.
         for test in anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, ()):

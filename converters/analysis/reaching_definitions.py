@@ -40,12 +40,12 @@ def _parameters(function):
                      [args.vararg, args.kwarg] if a is not None)
 
 
-def _entry_preds(node):
+def _entry_preds(graph, node):
     """Predecessors of a statement's head; for a loop, only those outside the loop."""
     if not isinstance(node.ast_node, _LOOPS):
         return node.prev
-    inside = {id(n) for n in gast.walk(node.ast_node)}
-    return [p for p in node.prev if id(p.ast_node) not in inside]
+    inside = graph.inside[id(node.ast_node)]
+    return [p for p in node.prev if p not in inside]
 
 
 def resolve(graphs):
@@ -57,7 +57,7 @@ def resolve(graphs):
         definite = _solve(graph, defs, params, frozenset.intersection)
         maybe = _solve(graph, defs, params, frozenset.union)
         for node in graph.nodes[1:-1]:
-            preds = _entry_preds(node)
+            preds = _entry_preds(graph, node)
             anno.setanno(node.ast_node, anno.Static.DEFINED_VARS_IN,
                          _meet(frozenset.intersection, [definite[p] for p in preds]))
             anno.setanno(node.ast_node, anno.Static.MAYBE_DEFINED_VARS_IN,

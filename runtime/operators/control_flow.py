@@ -30,6 +30,7 @@ Contract:
 import itertools
 
 from runtime import context, nest
+from runtime.control_flow import check_predicate
 from runtime.control_flow import cond as staged_cond
 from runtime.control_flow import while_loop
 from runtime.graph import FuncGraph
@@ -160,7 +161,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         condition = test()
         if is_symbolic(condition):
             remaining = None if limit is None else limit - iterations
-            _graph_loop(test, body, get_state, set_state, symbol_names, remaining)
+            _graph_loop(test, body, get_state, set_state, symbol_names, remaining, condition)
             return
         if not python_condition(condition, "a `while` loop"):
             return
@@ -250,8 +251,16 @@ def _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names
 # --- the staged loop --------------------------------------------------------------------
 
 
-def _graph_loop(test, body, get_state, set_state, symbol_names, limit):
-    """`while test(): body()` as one while_loop carrying the symbols' values."""
+def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition=None):
+    """`while test(): body()` as one while_loop carrying the symbols' values.
+
+    The loop is rotated: the condition is itself a loop variable, computed once before
+    the loop (`condition`, when the caller already evaluated it) and again after each
+    body. So a test with side effects on the state (`while (n := n - 1) > 0`) runs
+    exactly as often as in Python, and the state after the loop includes its last run.
+    """
+    if condition is None:
+        condition = test()
     init = _loop_entry_state(test, body, get_state, set_state, symbol_names)
     flat = nest.flatten(init)
     names = state_lib.leaf_names(init, symbol_names)
@@ -263,13 +272,13 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit):
             leaves[i] = state_lib.from_tensor(flat[i], value)
         set_state(nest.pack_sequence_as(init, leaves))
 
-    def loop_test(*values):
-        restore(values)
-        return test()
+    def loop_test(condition, *values):
+        return condition
 
-    def loop_body(*values):
+    def loop_body(condition, *values):
         restore(values)
         body()
+        next_condition = test()
         end = get_state()
         for before, after, name in zip(init, end, symbol_names):
             state_lib.check_same_structure(before, after, name, "after a loop iteration")
@@ -280,11 +289,20 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit):
                     f"'{names[i]}' is {state_lib.describe(before)} before the loop and "
                     f"{state_lib.describe(after)} after an iteration; a staged loop can only "
                     "change variables that hold a tensor or a number before it")
-        return [state_lib.to_tensor(end_flat[i]) for i in carried]
+        return [_condition_tensor(next_condition)] + [
+            state_lib.to_tensor(end_flat[i]) for i in carried]
 
-    results = while_loop(loop_test, loop_body, [state_lib.to_tensor(flat[i]) for i in carried],
-                         maximum_iterations=limit, names=[names[i] for i in carried])
-    restore(results)
+    results = while_loop(
+        loop_test, loop_body,
+        [_condition_tensor(condition)] + [state_lib.to_tensor(flat[i]) for i in carried],
+        maximum_iterations=limit, names=["<loop condition>"] + [names[i] for i in carried])
+    restore(results[1:])
+
+
+def _condition_tensor(condition):
+    tensor = convert_to_tensor(condition)
+    check_predicate(tensor, "a staged loop's condition")
+    return tensor
 
 
 def _loop_entry_state(test, body, get_state, set_state, symbol_names):
@@ -324,9 +342,9 @@ def _probe_iteration(test, body, get_state, set_state, init):
     undefined = {v.symbol_name for v in init if isinstance(v, Undefined)}
     with probe.as_default():
         set_state(tuple(nest.map_structure(as_input, v) for v in init))
-        try:
-            test()
+        try:  # the staged loop is rotated: its iterations run the body, then the test
             body()
+            test()
         except UndefinedSymbolError as e:
             if e.symbol_name in undefined:
                 raise ValueError(f"'{e.symbol_name}' must be defined before the loop: the "

@@ -213,6 +213,36 @@ def while_true_with_return(x):
             return x
 
 
+
+def early_return_with_docstring(x):
+    """The docstring stays first, so __doc__ survives return lowering."""
+    if x > 0:
+        return x * 2
+    return -x
+
+
+def return_in_try(s):
+    try:
+        return int(s)
+    except ValueError:
+        return 0
+
+
+def return_in_try_with_else(s):
+    out = 'start'
+    try:
+        v = int(s)
+        if v > 5:
+            return 'big'
+        out = 'small'
+    except ValueError:
+        out = 'bad'
+    else:
+        out = out + '!'
+    finally:
+        out = out + '.'
+    return out
+
 # --- loops ----------------------------------------------------------------------------
 
 def sum_even(items):
@@ -447,6 +477,86 @@ def loop_over_tuple_target(pairs):
     return total
 
 
+
+def while_condition_with_and(n):
+    i = 0
+    total = 0
+    while i < n and total < 20:
+        total += i
+        i += 1
+    return total
+
+
+def range_accumulator_with_break(n):
+    total = 0
+    for i in range(n):
+        total += i
+        if total > 10:
+            break
+    return total
+
+
+def append_then_break(xs):
+    out = []
+    for i in range(len(xs)):
+        out.append(xs[i] * 2)
+        if xs[i] > 2:
+            break
+    return out
+
+
+def break_before_append(xs):
+    out = []
+    for i in range(len(xs)):
+        if xs[i] > 2:
+            break
+        out.append(xs[i] * 2)
+    return out
+
+
+def append_then_sum(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    return sum(out)
+
+
+def builtins_in_loop(xs):
+    total = 0
+    biggest = xs[0]
+    smallest = xs[0]
+    for x in xs:
+        biggest = max(biggest, x)
+        smallest = min(smallest, x)
+        total += abs(x)
+    return total, biggest, smallest
+
+
+def break_in_try(items):
+    total = 0
+    for s in items:
+        try:
+            total += int(s)
+        except ValueError:
+            break
+        total += 1
+    return total
+
+
+def continue_in_try_else(items):
+    last = -1
+    for s in items:
+        try:
+            value = int(s)
+        except ValueError:
+            continue
+        else:
+            if value > 2:
+                break
+        finally:
+            last += 1
+    return last
+
 # --- expressions ----------------------------------------------------------------------
 
 def ternary(x):
@@ -493,6 +603,14 @@ def condition_with_and(x, y):
         z = 0
     return z
 
+
+
+def reassign_parameter_dead_after_if(x, y):
+    z = x * 2
+    if y > 0:
+        x = x + y
+        z = z + x
+    return z
 
 # --- lists, attributes, dict items ----------------------------------------------------
 
@@ -559,6 +677,18 @@ def nested_function(x):
         total += inner(i - 2)
     return total
 
+
+
+def nested_function_called_in_while(n, scale):
+    def step(v):
+        return v * scale
+
+    total = 0
+    i = 0
+    while i < n:
+        total += step(i)
+        i += 1
+    return total
 
 def nested_closure_nonlocal(n):
     count = 0
@@ -711,6 +841,9 @@ CASES = [
     Case(return_in_nested_loops, [(5,), (2,)]),
     Case(return_then_more_code, [(3,), (10,)]),
     Case(while_true_with_return, [(0,), (20,)]),
+    Case(early_return_with_docstring, [(3,), (-3,)]),
+    Case(return_in_try, [('7',), ('x',)], python_only=True),
+    Case(return_in_try_with_else, [('7',), ('2',), ('x',)], python_only=True),
     Case(sum_even, [([10, 12, 15, 20],), ([],)]),
     Case(count_down, [(5,), (0,)]),
     Case(for_range_two_accumulators, [(10,), (0,)]),
@@ -736,6 +869,14 @@ CASES = [
     Case(loop_with_directive, [(5,)]),
     Case(walrus_in_while, [(5,)]),
     Case(loop_over_tuple_target, [([(5, 1), (7, 2)],)]),
+    Case(while_condition_with_and, [(3,), (10,), (0,)]),
+    Case(range_accumulator_with_break, [(3,), (10,)]),
+    Case(append_then_break, [([1, 2, 3, 1],), ([1, 2],), ([5],)]),
+    Case(break_before_append, [([1, 2, 3, 1],), ([1, 2],)]),
+    Case(append_then_sum, [([1, 2, 3],), ([4.0, -1.5],)]),
+    Case(builtins_in_loop, [([3, -7, 2],), ([-1, 0, 5],)]),
+    Case(break_in_try, [(['1', '2', 'x', '4'],), (['3'],)], python_only=True),
+    Case(continue_in_try_else, [(['1', 'x', '5', '9'],), (['x'],)], python_only=True),
     Case(ternary, [(3,), (-3,)]),
     Case(nested_ternary, [(-1,), (0,), (1,)], python_only=True),
     Case(ternary_in_loop, [(6,)]),
@@ -747,6 +888,7 @@ CASES = [
     Case(short_circuit_side_effects, [lambda: ([], 1), lambda: ([], -1)],
          python_only=True),
     Case(condition_with_and, [(1, 2), (1, -2), (-1, 2)]),
+    Case(reassign_parameter_dead_after_if, [(1, 2), (1, -2)]),
     Case(list_append_in_loop, [(4,), (0,)], python_only=True),
     Case(list_pop_in_while, [([1, 2, 3],)], python_only=True),
     Case(bare_pop, [([1, 2, 3],)], python_only=True),
@@ -756,6 +898,7 @@ CASES = [
     Case(dict_item_in_loop, [lambda: ({'total': 1}, 4)], python_only=True),
     Case(Accumulator.add_all, [lambda: (Accumulator(), [1, -2, 3])], python_only=True),
     Case(nested_function, [(5,)]),
+    Case(nested_function_called_in_while, [(4, 3), (0, 3)]),
     Case(nested_closure_nonlocal, [(3,)]),
     Case(lambda_in_loop, [(4,)]),
     Case(default_args, [(3,), (-3,), (3, 5)]),

@@ -5,11 +5,13 @@ import gast
 
 from converters import parser, pipeline
 from converters.transformer import ConversionContext
+from tests.converters import corpus, harness
 
 
-def convert(source):
+def convert(source, recursive=True):
     module = parser.parse_module(textwrap.dedent(source), 'snippet.py')
-    node = pipeline.convert_function(module.body[0], ConversionContext('snippet.py'))
+    node = pipeline.convert_function(
+        module.body[0], ConversionContext('snippet.py', recursive=recursive))
     return pipeline.to_source(node)
 
 
@@ -158,3 +160,38 @@ def test_do_not_convert_nested_function_is_left_alone():
             return g(x)
     ''')
     assert 'if y:' in text and 'ag__.converted_call(g, x)' in text
+
+
+def test_docstring_stays_first_when_returns_are_lowered():
+    converted = harness.load(corpus.early_return_with_docstring)
+    assert converted.__doc__ == corpus.early_return_with_docstring.__doc__
+    assert harness.to_code(corpus.early_return_with_docstring).startswith(
+        'def early_return_with_docstring(x):\n'
+        '    """The docstring stays first, so __doc__ survives return lowering."""\n'
+        '    retval_ = ag__.UndefinedReturnValue()\n')
+
+
+def test_not_recursive_leaves_calls_alone():
+    source = '''
+        def f(x):
+            if g(x) > 0:
+                x = h(x, k=1)
+            return x
+    '''
+    assert 'ag__.converted_call' in convert(source)
+    text = convert(source, recursive=False)
+    assert 'ag__.converted_call' not in text and 'ag__.if_stmt(g(x) > 0' in text
+    assert 'x = h(x, k=1)' in text
+
+
+def test_jumps_inside_try_become_plain_assignments():
+    text = convert('''
+        def f(s):
+            try:
+                return int(s)
+            except ValueError:
+                return 0
+    ''')
+    assert 'try:\n        retval_ = ag__.converted_call(int, s)\n' in text
+    assert 'except ValueError:\n        retval_ = 0\n    return retval_' in text
+    assert 'do_return' not in text  # both paths return: the try is in tail position

@@ -17,23 +17,19 @@ async def coroutine(x):
     return x
 
 
-def return_in_try(items):
-    for x in items:
-        try:
-            return x  # line: return in try
-        except ValueError:
-            pass
-    return None
+def return_in_match(x):
+    match x:
+        case 0:
+            return 1  # line: return in match
+    return x
 
 
-def break_in_try(items):
-    total = 0
+def break_in_match(items):
     for x in items:
-        try:
-            break  # line: break in try
-        finally:
-            total += x
-    return total
+        match x:
+            case 0:
+                break  # line: break in match
+    return items
 
 
 def misplaced_directive(n):
@@ -41,23 +37,36 @@ def misplaced_directive(n):
     return n
 
 
-def _line_of(fn, marker):
+def _location_of(fn, marker):
+    """`line:col` (1-based) of the statement on the line marked `line: marker`."""
     lines, first = parser.inspect.getsourcelines(fn)
-    return first + next(i for i, line in enumerate(lines) if f'line: {marker}' in line)
+    i, text = next((i, t) for i, t in enumerate(lines) if f'line: {marker}' in t)
+    return f'{first + i}:{len(text) - len(text.lstrip()) + 1}'
 
 
 @pytest.mark.parametrize('fn, marker, words', [
     (generator, 'generator', 'yield'),
-    (return_in_try, 'return in try', "'return' inside 'try'"),
-    (break_in_try, 'break in try', "'break' inside 'try'"),
+    (return_in_match, 'return in match', "'return' inside 'match'"),
+    (break_in_match, 'break in match', "'break' inside 'match'"),
     (misplaced_directive, 'directive', 'set_loop_options'),
 ])
-def test_unsupported_construct_names_file_and_line(fn, marker, words):
+def test_unsupported_construct_names_file_line_and_column(fn, marker, words):
     with pytest.raises(ConversionError) as info:
         harness.converted_node(fn)
     message = str(info.value)
-    assert message.startswith(f'{__file__}:{_line_of(fn, marker)}:')
+    assert message.startswith(f'{__file__}:{_location_of(fn, marker)}: ')
     assert words in message
+
+
+def test_columns_are_one_based_like_syntax_errors():
+    source = 'def f(x):\n    yield x\n'
+    with pytest.raises(ConversionError) as syntax:
+        parser.parse_module(source.replace('yield x', 'yield )'), 'e.py')
+    assert str(syntax.value).startswith('e.py:2:11: ')  # `)` is the 11th character
+    node = parser.parse_module(source, 'e.py').body[0]
+    with pytest.raises(ConversionError) as unsupported:
+        pipeline.convert_function(node, ConversionContext('e.py'))
+    assert str(unsupported.value).startswith('e.py:2:5: ')  # `yield` starts at the 5th
 
 
 def test_async_def():
@@ -101,7 +110,7 @@ def test_module_conversion_reports_problems_and_keeps_going():
     module, problems = pipeline.convert_module(parser.parse_module(source, 'm.py'),
                                                ConversionContext(filename='m.py'))
     assert [str(p) for p in problems] == [
-        'm.py:7:4: generator functions (yield) are not supported']
+        'm.py:7:5: generator functions (yield) are not supported']
     text = pipeline.to_source(module)
     assert 'ag__.if_stmt' in text.split('def bad')[0]
     assert 'yield n' in text

@@ -4,6 +4,7 @@ import copy
 import gast
 
 from converters import anno, parser, templates
+from converters.copier import copy_tree
 from converters.naming import Namer
 from converters.pipeline import to_source
 from converters.transformer import ConversionContext, Transformer
@@ -82,3 +83,43 @@ def test_transformer_locates_generated_nodes():
     tree = gast.parse('while x:\n    pass')
     PassToBreak(ConversionContext()).visit(tree)
     assert tree.body[0].body[0].lineno == 2
+
+
+def test_copy_tree_is_a_deep_copy_with_annotations():
+    tree = gast.parse('while x:\n    y = f(x)')
+    loop = tree.body[0]
+    test = gast.parse('not b', mode='eval').body
+    anno.setanno(loop, anno.Basic.EXTRA_LOOP_TEST, [test])
+    clone = copy_tree(tree)
+    assert to_source(clone) == to_source(tree)
+    originals = {id(n) for n in gast.walk(tree)}
+    assert not any(id(n) in originals for n in gast.walk(clone))
+    copied_test = anno.getanno(clone.body[0], anno.Basic.EXTRA_LOOP_TEST)[0]
+    assert copied_test is not test and to_source(copied_test) == 'not b'
+
+
+def test_template_inserts_a_node_once_then_copies():
+    value = gast.Name('v', gast.Load(), None, None)
+    body = gast.parse('pass').body
+    stmts = templates.replace('''
+        x = value
+        y = value
+        body
+    ''', value=value, body=body)
+    assert stmts[0].value is value and stmts[1].value is not value
+    assert stmts[2] is body[0]
+
+
+def test_statement_transformers_do_not_enter_expressions():
+    class Statements(Transformer):
+        def visit_Pass(self, node):
+            return gast.Break()
+
+    class Names(Transformer):
+        def visit_Name(self, node):
+            return node
+
+    assert Statements.enters is not gast.AST and Names.enters is gast.AST
+    tree = gast.parse('if x:\n    pass')
+    Statements(ConversionContext()).visit(tree)
+    assert isinstance(tree.body[0].body[0], gast.Break)

@@ -122,14 +122,20 @@ def _computed(fn, arrays, grad_y, mode):
     return graph_gradients(fn, arrays, grad_y, known_shapes=mode == "graph")
 
 
-@pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("name", list(CASES))
-def test_rule_matches_finite_differences(name, mode):
+def _case(name, mode):
+    """(fn, inputs, output weights, options, rng) of a case; skips what cannot build."""
     fn, kinds, options = CASES[name]
     if mode == "graph with unknown dims" and not options.get("dynamic", True):
         pytest.skip("the op needs static shapes to build")
     rng, arrays = _inputs(name, kinds)
     grad_y = rng.normal(size=fn(*map(constant, arrays)).shape.dims)
+    return fn, arrays, grad_y, options, rng
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", list(CASES))
+def test_rule_matches_finite_differences(name, mode):
+    fn, arrays, grad_y, options, _ = _case(name, mode)
     expected = numerical_gradients(fn, arrays, grad_y, options.get("delta", 1e-6))
     computed = _computed(fn, arrays, grad_y, mode)
     for i, (want, got) in enumerate(zip(expected, computed)):
@@ -162,11 +168,7 @@ def _first_order(fn, grad_y, direction):
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("name", list(CASES))
 def test_second_derivatives_match_finite_differences(name, mode):
-    fn, kinds, options = CASES[name]
-    if mode == "graph with unknown dims" and not options.get("dynamic", True):
-        pytest.skip("the op needs static shapes to build")
-    rng, arrays = _inputs(name, kinds)
-    grad_y = rng.normal(size=fn(*map(constant, arrays)).shape.dims)
+    fn, arrays, grad_y, _, rng = _case(name, mode)
     direction = [rng.normal(size=x.shape) for x in arrays]
     check = _first_order(fn, grad_y, direction)
     expected = numerical_gradients(check, arrays, 1.0)
@@ -190,7 +192,7 @@ DIFFERENTIABLE = [
     "Sigmoid", "Pow", "Maximum", "Minimum", "MatMul", "Relu", "Softmax", "Conv2D", "Sum",
     "Mean", "Max", "Min", "Prod", "Reshape", "Transpose", "ExpandDims", "Squeeze",
     "ConcatV2", "Pack", "Unpack", "GatherV2", "StridedSlice", "SelectV2", "Cast",
-    "Identity", "If", "While", "StatefulIf", "StatefulWhile",
+    "Identity", "FloorMod", "Fill", "If", "While", "StatefulIf", "StatefulWhile", "Call",
 ]
 NOT_DIFFERENTIABLE = ["Less", "Greater", "Equal", "LogicalAnd", "FloorDiv", "ArgMax", "Shape",
                       "StopGradient", "ReadVariable", "Range", "ZerosLike"]
