@@ -29,6 +29,7 @@ from autograph_py import error_rewriting, loader
 from converters import parser, pipeline
 from converters.errors import ConversionError
 from converters.transformer import ConversionContext
+from runtime import context
 
 _factories = {}                        # (code, recursive) -> (factory, source)
 _instances = weakref.WeakKeyDictionary()  # fn -> {recursive: converted function}
@@ -100,11 +101,24 @@ def _as_function_def(node):
     return node
 
 
+def _own_source_view(fn):
+    """`fn` without `__wrapped__`, so the parser reads the source of `fn`'s own code.
+
+    The parser follows `__wrapped__` (as `inspect.getsource` does): for a decorator's
+    wrapper it would return the decorated function's source, which the wrapper's code
+    object (its free variables, its behaviour) does not match.
+    """
+    if not hasattr(fn, "__wrapped__"):
+        return fn
+    return types.FunctionType(fn.__code__, fn.__globals__, fn.__name__, fn.__defaults__,
+                              fn.__closure__)
+
+
 def _factory(fn, recursive):
     key = (fn.__code__, recursive)
     entry = _factories.get(key)
     if entry is None:
-        node, filename, _ = parser.parse_function(fn)
+        node, filename, _ = parser.parse_function(_own_source_view(fn))
         ctx = ConversionContext(filename=filename, recursive=recursive)
         converted = pipeline.convert_function(_as_function_def(node), ctx)
         source = pipeline.to_source(converted)
@@ -133,14 +147,15 @@ def _unwrap_callable(f):
         return f.__func__, f.__self__
     if isinstance(f, types.FunctionType):
         return f, None
-    call = getattr(type(f), "__call__", None)
+    call = getattr(type(f), "__call__", None)  # noqa: B004 -- the function itself is needed
     if isinstance(call, types.FunctionType) and not isinstance(f, type):
         return call, f
     return None, None
 
 
 def to_code(fn, recursive=True):
-    """The converted source of `fn`, as `to_graph` runs it."""
+    """The converted source of `fn`, as `to_graph` runs it; for a decorated function
+    (`functools.wraps`), of the function the decorator wraps: the user's own body."""
     fn, _ = _unwrap_callable(inspect.unwrap(fn))
     if fn is None:
         raise TypeError("to_code() needs a Python function or method")
@@ -160,17 +175,42 @@ def to_graph(fn, recursive=True):
 
     @functools.wraps(python_fn)
     def with_error_notes(*args, **kwargs):
+        graph = context.current_graph()
+        first_stateful = len(graph.stateful_ops) if graph is not None else 0
         try:
-            return converted(*args, **kwargs)
+            result = converted(*args, **kwargs)
         except Exception as e:
             error_rewriting.annotate(e)
             raise
+        if graph is not None and len(graph.stateful_ops) > first_stateful:
+            result = _after_side_effects(result, graph, graph.stateful_ops[first_stateful:])
+        return result
 
     with_error_notes.__ag_converted__ = True
     with_error_notes.__wrapped__ = python_fn
     if bound_self is not None:
         return types.MethodType(with_error_notes, bound_self)
     return with_error_notes
+
+
+def _after_side_effects(result, graph, stateful_ops):
+    """`result` with every symbolic output depending on `stateful_ops`, so fetching a
+    result of converted code also runs its prints, asserts and assignments, in order
+    (as TensorFlow's automatic control dependencies do)."""
+    from runtime import nest
+    from runtime.ops.core import identity
+    from runtime.tensor import SymbolicTensor
+
+    def guarded(value):
+        if not isinstance(value, SymbolicTensor) or value.graph is not graph:
+            return value
+        with graph.as_default():
+            out = identity(value)
+        for op in stateful_ops:
+            out.op.add_control_input(op)
+        return out
+
+    return nest.map_structure(guarded, result)
 
 
 def _builtin_overloads():

@@ -23,13 +23,14 @@ Contract:
 """
 
 import inspect
+import types
 import warnings
 import weakref
 
 import numpy as np
 
 from autograph_py.conversion import to_graph
-from runtime import context, nest, recording, variables
+from runtime import context, dtypes, nest, recording, variables
 from runtime.executor import Plan
 from runtime.graph import FuncGraph
 from runtime.recording import EAGER_CONTEXT
@@ -50,8 +51,11 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self.input_specs = input_specs
         self._plan = Plan(graph, outputs, graph.stateful_ops, inputs)
-        self._output_slots = [i for i, leaf in enumerate(nest.flatten(structured_outputs))
+        # Precomputed so a call only fills the tensor slots of the output structure.
+        self._flat_outputs = nest.flatten(structured_outputs)
+        self._output_slots = [i for i, leaf in enumerate(self._flat_outputs)
                               if isinstance(leaf, SymbolicTensor)]
+        self._single_tensor = isinstance(structured_outputs, SymbolicTensor)
 
     def _call_flat(self, arrays):
         values = self._plan.run(EAGER_CONTEXT, arrays)
@@ -65,10 +69,11 @@ class ConcreteFunction:
         return self._structure(call_graph(self.graph, tensors))
 
     def _structure(self, values):
-        flat = nest.flatten(self.structured_outputs)
+        if self._single_tensor:
+            return _eager(values[0])
+        flat = list(self._flat_outputs)
         for slot, value in zip(self._output_slots, values):
-            flat[slot] = value if isinstance(value, EagerTensor) else EagerTensor(
-                value if isinstance(value, np.ndarray) else np.asarray(value))
+            flat[slot] = _eager(value)
         if not nest.is_nested(self.structured_outputs):
             return flat[0]
         return nest.pack_sequence_as(self.structured_outputs, flat)
@@ -78,11 +83,14 @@ class ConcreteFunction:
             raise TypeError(f"this concrete function takes {len(self.inputs)} tensor "
                             f"arguments, got {len(tensors)}")
         arrays = []
-        for value, spec in zip(tensors, self.input_specs):
-            array = to_array(value, spec.dtype)
+        for i, (value, spec) in enumerate(zip(tensors, self.input_specs)):
+            if _is_tensor_like(value) and not spec.is_compatible_with(_spec_of(value)):
+                raise ValueError(f"argument {i} of this concrete function must be compatible "
+                                 f"with {spec}, got {_spec_of(value)}")
+            array = to_array(value, spec.dtype)  # Python values: converted losslessly
             if not spec.shape.is_compatible_with(array.shape):
-                raise ValueError(f"expected a value compatible with {spec}, got shape "
-                                 f"{array.shape}")
+                raise ValueError(f"argument {i} of this concrete function must be compatible "
+                                 f"with {spec}, got shape {array.shape}")
             arrays.append(array)
         return self._call_flat(arrays)
 
@@ -94,15 +102,34 @@ def _is_tensor_like(value):
     return isinstance(value, (Tensor, np.ndarray))
 
 
-def _leaf_key(value, path):
+class _SymbolicArgument(Exception):
+    """Raised by the key computation: a symbolic argument means the call is inlined."""
+
+
+def _tensor_key(value):
+    """Tensors are keyed by shape and dtype; get_concrete_function's partial specs by
+    the spec itself, so they never stand in for a concrete shape."""
+    spec = getattr(value, "spec", None)
+    if isinstance(spec, TensorSpec) and not spec.shape.is_fully_defined():
+        return spec
     if isinstance(value, EagerTensor):
         return (value._value.shape, value._dtype)
-    if isinstance(value, np.ndarray):
-        return TensorSpec.from_value(value)
+    return (value.shape, dtypes.as_dtype(value.dtype))
+
+
+def _structure_key(value, path):
+    if isinstance(value, (EagerTensor, np.ndarray)):
+        return _tensor_key(value)
+    if isinstance(value, (list, tuple)):
+        return (type(value),) + tuple(_structure_key(v, f"{path}[{i}]")
+                                      for i, v in enumerate(value))
+    if isinstance(value, dict):
+        return (dict,) + tuple((k, _structure_key(value[k], f"{path}[{k!r}]"))
+                               for k in sorted(value, key=repr))
     if isinstance(value, Variable):
-        return ("Variable", id(value))
+        return ("Variable", id(value))  # read when the graph runs: its value is no key
     if isinstance(value, SymbolicTensor):
-        return ("symbolic", id(value))
+        raise _SymbolicArgument
     try:
         hash(value)
     except TypeError:
@@ -110,17 +137,7 @@ def _leaf_key(value, path):
             f"ag.function: argument {path} is an unhashable {type(value).__name__} "
             f"({value!r:.60}); pass a tensor instead, or make it hashable (e.g. a tuple)") \
             from None
-    return (type(value), value)
-
-
-def _structure_key(value, path):
-    if isinstance(value, (list, tuple)):
-        return (type(value),) + tuple(_structure_key(v, f"{path}[{i}]")
-                                      for i, v in enumerate(value))
-    if isinstance(value, dict):
-        return (dict,) + tuple((k, _structure_key(value[k], f"{path}[{k!r}]"))
-                               for k in sorted(value, key=repr))
-    return _leaf_key(value, path)
+    return (type(value), value)  # 1, 1.0 and True are equal but trace different graphs
 
 
 def _spec_of(value):
@@ -132,82 +149,128 @@ class Function:
     """A Python function traced into graphs, one per input signature (see module doc)."""
 
     def __init__(self, fn, input_signature=None, autograph=True, reduce_retracing=False,
-                 name=None):
-        self.python_function = fn
+                 name=None, instance=None):
+        if not callable(fn):
+            raise TypeError(f"ag.function needs a function, got {type(fn).__name__} {fn!r:.60}")
+        self._fn = fn
+        # A method's instance, held weakly: the instance owns its Function, not vice versa.
+        self._instance = instance
         self.input_signature = None if input_signature is None else list(input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
         self.name = name or getattr(fn, "__name__", "function")
         self._signature = inspect.signature(fn)
         self._params = list(self._signature.parameters.values())
-        self._simple_arity = (
-            len(self._params) if all(p.kind == p.POSITIONAL_OR_KEYWORD and p.default is p.empty
-                                     for p in self._params) else -1)
+        if instance is not None:
+            self._params = self._params[1:]
+            self._signature = self._signature.replace(parameters=self._params)
+        self._names = [p.name for p in self._params]
+        # Fast binding for plain positional calls: the defaults to fill in, by position.
+        positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                         for p in self._params)
+        self._defaults = [p.default for p in self._params] if positional else None
+        self._min_args = max((i + 1 for i, p in enumerate(self._params)
+                              if p.default is p.empty), default=0)
         self._cache = {}
-        self._relaxed = []   # (specs, concrete) for reduce_retracing / input_signature
+        self._relaxed = []   # (specs, structure, concrete) that accept more than one key
         self._last_key = None
-        self._instances = weakref.WeakKeyDictionary()
+        self._instances = {}  # id(instance) -> its Function, dropped with the instance
         self.trace_count = 0
         self.__doc__ = getattr(fn, "__doc__", None)
         self.__name__ = self.name
         self.__wrapped__ = fn
         if self.input_signature is not None:
-            if len(self.input_signature) != len(self._params):
-                raise ValueError(f"input_signature has {len(self.input_signature)} specs but "
-                                 f"{self.name} takes {len(self._params)} arguments")
+            self._check_signature_arity(instance is None)
             for spec in self.input_signature:
                 if not isinstance(spec, TensorSpec):
                     raise TypeError(f"input_signature must be a list of TensorSpec, got "
                                     f"{spec!r}")
+
+    def _check_signature_arity(self, maybe_method):
+        expected = len(self._params)
+        # Decorating `def m(self, x)` in a class body cannot know it is a method yet.
+        if maybe_method and self._names[:1] == ["self"] and \
+                len(self.input_signature) == expected - 1:
+            return
+        if len(self.input_signature) != expected:
+            raise ValueError(f"input_signature has {len(self.input_signature)} specs but "
+                             f"{self.name} takes {expected} arguments")
+
+    @property
+    def python_function(self):
+        """The function as written (a bound method for a method's per-instance Function)."""
+        if self._instance is None:
+            return self._fn
+        return types.MethodType(self._fn, self._instance())
 
     # --- methods: one Function per instance ------------------------------------------------
 
     def __get__(self, instance, owner):
         if instance is None:
             return self
+        bound = self._instances.get(id(instance))
+        return bound if bound is not None else self._bind_instance(instance)
+
+    def _bind_instance(self, instance):
         try:
-            bound = self._instances.get(instance)
+            ref = weakref.ref(instance)
         except TypeError:
-            bound = None
-        if bound is None:
-            bound = Function(self.python_function.__get__(instance, owner),
-                             self.input_signature, self.autograph, self.reduce_retracing,
-                             self.name)
-            try:
-                self._instances[instance] = bound
-            except TypeError:
-                pass
+            raise TypeError(
+                f"ag.function method '{self.name}' keeps one cache per instance and needs "
+                f"weak references to {type(instance).__name__} objects: add '__weakref__' "
+                "to its __slots__") from None
+        bound = Function(self._fn, self.input_signature, self.autograph,
+                         self.reduce_retracing, self.name, instance=ref)
+        key = id(instance)
+        self._instances[key] = bound
+        weakref.finalize(instance, self._instances.pop, key, None)
         return bound
 
     # --- calling ---------------------------------------------------------------------------
 
     def _bind(self, args, kwargs):
-        if not kwargs and len(args) == self._simple_arity:
-            return list(args)
+        defaults = self._defaults
+        if not kwargs and defaults is not None and self._min_args <= len(args) <= len(defaults):
+            return [*args, *defaults[len(args):]]
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as e:
             raise TypeError(f"{self.name}(): {e}") from None
         bound.apply_defaults()
-        return [bound.arguments[p.name] for p in self._params]
+        return [bound.arguments[name] for name in self._names]
+
+    def _key(self, values):
+        """The cache key and the arrays to feed, in one pass over the arguments."""
+        key, arrays = [], []
+        for name, value in zip(self._names, values):
+            if type(value) is EagerTensor:  # the common case: no recursion, no flatten
+                array = value._value
+                key.append((array.shape, value._dtype))
+                arrays.append(array)
+            else:
+                key.append(_structure_key(value, name))
+                arrays.extend(_array(v) for v in nest.flatten(value) if _is_tensor_like(v))
+        return tuple(key), arrays
 
     def __call__(self, *args, **kwargs):
         values = self._bind(args, kwargs)
-        if context.current_graph() is not None or any(
-                isinstance(v, SymbolicTensor) for v in nest.flatten(values)):
+        if context.current_graph() is not None:
             return self._inline(values)
         if self.input_signature is not None:
             values = self._check_signature(values)
-        key = tuple(_structure_key(v, self._params[i].name) for i, v in enumerate(values))
+        try:
+            key, arrays = self._key(values)
+        except _SymbolicArgument:
+            return self._inline(values)
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._lookup_relaxed(values) or self._trace(values, key)
             self._cache[key] = concrete
-        leaves = [v for v in nest.flatten(values) if _is_tensor_like(v)]
         if recording.active_tapes:
             return concrete._call_recorded(
-                [v if isinstance(v, EagerTensor) else EagerTensor(_array(v)) for v in leaves])
-        return concrete._call_flat([_array(v) for v in leaves])
+                [v if isinstance(v, EagerTensor) else EagerTensor(_array(v))
+                 for v in nest.flatten(values) if _is_tensor_like(v)])
+        return concrete._call_flat(arrays)
 
     def _inline(self, values):
         fn = to_graph(self.python_function) if self.autograph else self.python_function

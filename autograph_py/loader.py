@@ -27,13 +27,20 @@ def compile_factory(fn, converted_node, source):
     """Compile the factory once; the result is reusable for every closure of `fn`'s code."""
     freevars = fn.__code__.co_freevars
     params = ", ".join(("ag__",) + freevars)
+    name = converted_node.name
+    # Without `global`, the def would bind its name in the factory's scope, and a function
+    # calling itself by its global name would get a cell instead of the module's global.
+    # A name that is a free variable of the original already is the user's cell.
+    declare = "" if name in freevars else f"    global {name}\n"
     body = textwrap.indent(source, "    ")
-    factory_source = f"def {_FACTORY}({params}):\n{body}\n    return {converted_node.name}\n"
+    factory_source = f"def {_FACTORY}({params}):\n{declare}{body}\n    return {name}\n"
     filename = _generated_filename(fn)
-    source_map.register(filename, source, converted_node, 1, fn.__code__.co_filename)
+    # The generated source starts after the factory's header lines.
+    source_map.register(filename, source, converted_node, 1 + bool(declare),
+                        fn.__code__.co_filename)
     code = compile(factory_source, filename, "exec")
     namespace = {}
-    exec(code, {}, namespace)  # defines the factory only: runs no user code
+    exec(code, namespace)  # defines the factory only: runs no user code
     # Tracebacks show the generated text the code was compiled from.
     linecache.cache[filename] = (len(factory_source), None,
                                  factory_source.splitlines(True), filename)

@@ -8,10 +8,11 @@ the expression) names the value in error messages.
 
 from runtime.control_flow import cond as staged_cond
 from runtime.operators.control_flow import python_condition
+from runtime.operators.truth import truth
 from runtime.tensor import is_symbolic
 
 
 def if_exp(cond, true_fn, false_fn, expr_repr):
     if is_symbolic(cond):
-        return staged_cond(cond, true_fn, false_fn, names=(expr_repr,))
+        return staged_cond(truth(cond), true_fn, false_fn, names=(expr_repr,))
     return true_fn() if python_condition(cond, f"`{expr_repr}`") else false_fn()

@@ -30,13 +30,13 @@ Contract:
 import itertools
 
 from runtime import context, nest
-from runtime.control_flow import check_predicate
+from runtime.control_flow import check_predicate, while_loop
 from runtime.control_flow import cond as staged_cond
-from runtime.control_flow import while_loop
 from runtime.graph import FuncGraph
 from runtime.operators import state as state_lib
 from runtime.operators.iterables import TensorRows, as_staged
 from runtime.operators.lists import TensorList
+from runtime.operators.truth import truth
 from runtime.operators.variables import Undefined, UndefinedReturnValue, UndefinedSymbolError
 from runtime.ops.core import convert_to_tensor
 from runtime.tensor import EagerTensor, is_symbolic
@@ -116,7 +116,7 @@ def _staged_if(cond, body, orelse, init, get_state, set_state, symbol_names):
 
         return traced
 
-    results = staged_cond(cond, branch(body), branch(orelse), names=names)
+    results = staged_cond(truth(cond), branch(body), branch(orelse), names=names)
     template = nest.flatten(ends[0])
     return nest.pack_sequence_as(ends[0], [state_lib.from_tensor(t, r)
                                            for t, r in zip(template, results)])
@@ -278,6 +278,7 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition
     def loop_body(condition, *values):
         restore(values)
         body()
+        _check_dtypes(get_state(), carried, values, names)  # before the test uses them
         next_condition = test()
         end = get_state()
         for before, after, name in zip(init, end, symbol_names):
@@ -299,8 +300,22 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition
     restore(results[1:])
 
 
+def _check_dtypes(state, carried, before, names):
+    flat = nest.flatten(state)
+    for i, previous in zip(carried, before):
+        value = flat[i]
+        dtype = getattr(value, "dtype", None)
+        if dtype is None and state_lib.is_carried(value):
+            dtype = state_lib.to_tensor(value).dtype
+        if dtype is not None and hasattr(previous, "dtype") and dtype is not previous.dtype:
+            raise TypeError(
+                f"'{names[i]}' has dtype {previous.dtype.name} before the loop but "
+                f"{dtype.name} after an iteration; a variable of a staged loop must keep "
+                "its dtype (cast it with ag.cast)")
+
+
 def _condition_tensor(condition):
-    tensor = convert_to_tensor(condition)
+    tensor = truth(convert_to_tensor(condition))
     check_predicate(tensor, "a staged loop's condition")
     return tensor
 

@@ -6,6 +6,7 @@ statement has no message). A symbolic `test` adds an `Assert` op that fails at r
 with the message (computed while tracing) and returns it, so it can be run or fetched.
 """
 
+from runtime.operators.truth import truth
 from runtime.tensor import is_symbolic
 
 
@@ -14,7 +15,7 @@ def assert_stmt(test, msg_thunk):
         from runtime.ops.check_ops import Assert
 
         message = msg_thunk() if msg_thunk is not None else "Assertion failed"
-        return Assert(test, [message])
+        return Assert(truth(test), [message])
     if not test:
         raise AssertionError(msg_thunk()) if msg_thunk is not None else AssertionError()
     return None

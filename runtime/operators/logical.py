@@ -17,6 +17,7 @@ Contract:
 import operator
 
 from runtime.control_flow import cond
+from runtime.operators.truth import truth
 from runtime.tensor import Tensor, is_symbolic
 
 
@@ -30,7 +31,7 @@ def and_(*operands):
     if not rest:
         return value
     if is_symbolic(value):
-        return cond(value, lambda: and_(*rest), lambda: value)
+        return cond(truth(value), lambda: and_(*rest), lambda: value)
     return and_(*rest) if value else value
 
 
@@ -40,7 +41,7 @@ def or_(*operands):
     if not rest:
         return value
     if is_symbolic(value):
-        return cond(value, lambda: value, lambda: or_(*rest))
+        return cond(truth(value), lambda: value, lambda: or_(*rest))
     return value if value else or_(*rest)
 
 
@@ -48,7 +49,7 @@ def not_(value):
     if is_symbolic(value):
         from runtime.ops.math_ops import logical_not
 
-        return logical_not(value)
+        return logical_not(truth(value))
     return not value
 
 

@@ -71,6 +71,10 @@ def run_mode(mode, fn, args):
 
 
 def assert_same(expected, actual):
+    if isinstance(expected, list) and isinstance(actual, np.ndarray):
+        # A Python list grown in a staged loop comes back stacked as one tensor.
+        np.testing.assert_allclose(actual, np.asarray(expected, dtype=np.float64), rtol=1e-6)
+        return
     flat_expected, flat_actual = nest.flatten(expected), nest.flatten(actual)
     assert len(flat_expected) == len(flat_actual), (expected, actual)
     for e, a in zip(flat_expected, flat_actual):

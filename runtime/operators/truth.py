@@ -1,0 +1,20 @@
+"""Python truthiness of a symbolic value, as a bool tensor: what a staged `if x:`,
+`while x:`, `x if c else y`, `not x`, `x and y` and `assert x` test.
+
+Contract: `truth(value)` returns `value` itself when it is a bool tensor; a numeric
+tensor becomes `value != 0` (Python's `bool` of a number), so `if n % 2:` stages exactly
+as Python runs it. Other dtypes (strings) are a TypeError that names the dtype. Shape
+checks stay with the control-flow ops (a condition must be a scalar).
+"""
+
+from runtime.tensor import is_symbolic
+
+
+def truth(value):
+    if not is_symbolic(value) or value.dtype.is_bool:
+        return value
+    if value.dtype.is_numeric:
+        from runtime.ops.math_ops import not_equal
+
+        return not_equal(value, 0)
+    raise TypeError(f"cannot use a {value.dtype.name} tensor ({value!r}) as a condition")
