@@ -3,7 +3,7 @@ compiled graph, and run it on later calls (TensorFlow's `tf.function`, DESIGN.md
 
 Contract:
 - Cache key: for each argument, after binding to the signature with defaults applied,
-  a `TensorSpec` for tensors, numpy arrays and nested structures of them, the identity
+  a `TensorSpec` for tensors, numpy arrays and scalars, and nested structures of them, the identity
   for Variables, and the value itself (with its type) for hashable Python objects.
   An unhashable Python argument is a TypeError that says what to do.
 - A miss traces: placeholders named after the parameters stand for tensor arguments, the
@@ -30,6 +30,7 @@ import weakref
 import numpy as np
 
 from autograph_py.conversion import to_graph
+from converters.errors import ConversionError
 from runtime import context, dtypes, nest, recording, variables
 from runtime.executor import Plan
 from runtime.graph import FuncGraph
@@ -99,7 +100,7 @@ class ConcreteFunction:
 
 
 def _is_tensor_like(value):
-    return isinstance(value, (Tensor, np.ndarray))
+    return isinstance(value, (Tensor, np.ndarray, np.generic))
 
 
 class _SymbolicArgument(Exception):
@@ -118,7 +119,7 @@ def _tensor_key(value):
 
 
 def _structure_key(value, path):
-    if isinstance(value, (EagerTensor, np.ndarray)):
+    if isinstance(value, (EagerTensor, np.ndarray, np.generic)):
         return _tensor_key(value)
     if isinstance(value, (list, tuple)):
         return (type(value),) + tuple(_structure_key(v, f"{path}[{i}]")
@@ -273,9 +274,22 @@ class Function:
         return concrete._call_flat(arrays)
 
     def _inline(self, values):
-        fn = to_graph(self.python_function) if self.autograph else self.python_function
         args, kwargs = self._call_args(values)
-        return fn(*args, **kwargs)
+        return self._traceable()(*args, **kwargs)
+
+    def _traceable(self):
+        """The function to trace: converted when `autograph=True` and possible."""
+        fn = self.python_function
+        if not self.autograph:
+            return fn
+        try:
+            return to_graph(fn)
+        except ConversionError as e:
+            # Like converted_call: run it as written (exact on Python values; Python
+            # control flow on symbolic tensors then raises the runtime's TypeError).
+            warnings.warn(f"ag.function could not convert '{self.name}' and traces it as "
+                          f"written: {e}", stacklevel=4)
+            return fn
 
     def _call_args(self, values):
         args, kwargs = [], {}
@@ -291,6 +305,8 @@ class Function:
         return args, kwargs
 
     def _check_signature(self, values):
+        if len(values) != len(self.input_signature):
+            self._check_signature_arity(False)
         checked = []
         for param, spec, value in zip(self._params, self.input_signature, values):
             actual = _to_spec_value(value, spec)
@@ -320,15 +336,14 @@ class Function:
             return list(self.input_signature)
         specs = [_spec_of(v) for v in leaves]
         if self.reduce_retracing:
-            for old_specs, structure, _ in self._relaxed + self._cached_specs():
+            earlier = [specs for specs, _, _ in self._relaxed]
+            earlier += [c.input_specs for c in self._cache.values()]
+            for old_specs in earlier:
                 if len(old_specs) == len(specs) and all(
                         a.dtype is b.dtype and a.shape.rank == b.shape.rank
                         for a, b in zip(old_specs, specs)):
                     return [a.most_specific_compatible(b) for a, b in zip(old_specs, specs)]
         return specs
-
-    def _cached_specs(self):
-        return [(c.input_specs, None, c) for c in self._cache.values()]
 
     def _trace(self, values, key):
         specs = self._trace_specs(values)
@@ -353,8 +368,7 @@ class Function:
             with graph.as_default():
                 call_values = [nest.map_structure(placeholder_for, v) for v in values]
                 args, kwargs = self._call_args(call_values)
-                fn = to_graph(self.python_function) if self.autograph else self.python_function
-                result = fn(*args, **kwargs)
+                result = self._traceable()(*args, **kwargs)
                 structured = nest.map_structure(lambda leaf: _output_leaf(graph, leaf), result)
         finally:
             variables.creation_hooks.remove(hook)
@@ -391,20 +405,23 @@ class Function:
         previous, self._last_key = self._last_key, key
         if self.trace_count < RETRACE_WARNING_THRESHOLD or previous is None:
             return
-        changed = [self._params[i].name for i, (a, b) in enumerate(zip(previous, key))
-                   if a != b]
+        changed = [name for name, a, b in zip(self._names, previous, key) if a != b]
         warnings.warn(
             f"ag.function '{self.name}' has been traced {self.trace_count + 1} times; "
             f"argument(s) {', '.join(changed) or '(structure)'} changed since the last trace. "
             "Pass tensors instead of Python values, use input_signature, or "
-            "reduce_retracing=True.", stacklevel=3)
+            "reduce_retracing=True.", stacklevel=4)  # the caller of f(...)
 
     def get_concrete_function(self, *args, **kwargs):
         values = self._bind(args, kwargs)
         values = [nest.map_structure(_spec_placeholder_value, v) for v in values]
         if self.input_signature is not None:
             values = self._check_signature(values)
-        key = tuple(_structure_key(v, self._params[i].name) for i, v in enumerate(values))
+        try:
+            key, _ = self._key(values)
+        except _SymbolicArgument:
+            raise TypeError(f"{self.name}.get_concrete_function() takes eager tensors, "
+                            "TensorSpecs and Python values, not symbolic tensors") from None
         concrete = self._cache.get(key)
         if concrete is None:
             concrete = self._cache[key] = self._trace(values, key)
@@ -425,9 +442,7 @@ def _array(value):
 def _spec_placeholder_value(value):
     """A zero array standing for a TensorSpec (for get_concrete_function)."""
     if isinstance(value, TensorSpec):
-        if value.shape.dims is None:
-            raise ValueError("get_concrete_function needs a spec of known rank")
-        shape = [1 if d is None else d for d in value.shape.dims]
+        shape = [1 if d is None else d for d in value.shape.dims or ()]
         return _SpecArray(np.zeros(shape, value.dtype.np_dtype), value)
     return value
 
@@ -442,7 +457,7 @@ class _SpecArray(np.ndarray):
 
 
 def _to_spec_value(value, spec):
-    if isinstance(value, (EagerTensor, np.ndarray)):
+    if isinstance(value, (EagerTensor, np.ndarray, np.generic)):
         return value
     if isinstance(value, Variable) or isinstance(value, TensorSpec):
         return None
@@ -453,8 +468,9 @@ def _to_spec_value(value, spec):
 
 
 def _python_structure(values):
-    return [nest.map_structure(lambda v: None if _is_tensor_like(v) else v, value)
-            for value in values]
+    """The arguments with tensors blanked out, keyed like the cache (so 1 is not 1.0)."""
+    return tuple(_structure_key(nest.map_structure(
+        lambda v: None if _is_tensor_like(v) else v, value), "") for value in values)
 
 
 def _matches(specs, structure, values, leaves):
@@ -467,13 +483,17 @@ def _matches(specs, structure, values, leaves):
 
 
 def _output_leaf(graph, leaf):
-    if isinstance(leaf, SymbolicTensor):
+    if isinstance(leaf, Tensor):
         return graph.capture(leaf)
-    if isinstance(leaf, EagerTensor):
-        return graph.capture(leaf)
-    if isinstance(leaf, Variable):
-        return leaf.read_value()
+    if hasattr(leaf, "_as_tensor"):  # a Variable (read at run time) or a staged TensorList
+        return graph.capture(leaf._as_tensor())
     return leaf
+
+
+def _eager(value):
+    if isinstance(value, EagerTensor):
+        return value  # a recorded Call's own output: the tapes know that one, not a copy
+    return EagerTensor(value if isinstance(value, np.ndarray) else np.asarray(value))
 
 
 def function(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False,

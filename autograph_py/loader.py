@@ -1,11 +1,14 @@
 """Turn converted source into a live function that behaves like the original.
 
-Contract: `load(fn, converted_node, source)` compiles `source` (the converted function's
-definition) inside a factory whose parameters are `ag__` and the original's free
-variables, then rebuilds the function with the original's globals, closure cells (shared,
-so `nonlocal` writes stay visible), defaults, keyword defaults, name, qualname, module
-and doc. The generated source is registered in `linecache` under a name of its own, so
-tracebacks show it, and in the source map, so errors name the user's lines.
+Contract: `compile_factory(fn, converted_node, source)` compiles `source` (the converted
+function's definition) once, inside a factory whose parameters are `ag__` and the
+original's free variables; `instantiate(factory, fn, operators)` then builds, for each
+function object of that code, a function with the original's globals, closure cells
+(shared, so `nonlocal` writes stay visible both ways), defaults, keyword defaults, name,
+qualname, module and doc. The function's own name stays a global (or the original's
+cell), so recursion by name reaches what the user's module binds. The generated source
+is registered in `linecache` under a name of its own, so tracebacks show it, and in the
+source map, so errors name the user's lines.
 """
 
 import itertools

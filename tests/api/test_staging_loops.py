@@ -1,0 +1,173 @@
+"""Loop patterns users expect to stage, beyond the converter corpus (which already runs
+`break`, `continue`, `for/else`, plain `enumerate`/`zip` in every mode): `return` from
+staged `for`/`while`, `enumerate` with a start, nested `zip`, nested `range` loops with
+a symbolic bound, lists grown in staged loops, helpers called from loops, directives.
+
+Each function runs as plain Python on Python values (the oracle), then converted on
+Python values, eager tensors, and placeholders run by a Session.
+"""
+
+import pytest
+
+import autograph_py as ag
+from runtime import nest
+from tests.api.modes import assert_same, run_mode, to_numpy
+from tests.api.test_converted_call import clip_negative
+
+MODES = ("python", "eager", "graph")
+
+
+def graph_xfail(reason):
+    """The three modes, the graph one expected to fail for `reason` (a diagnosis)."""
+    return ["python", "eager",
+            pytest.param("graph", marks=pytest.mark.xfail(strict=True, reason=reason))]
+
+
+def check(mode, fn, *args, expected=None):
+    """Converted `fn` in `mode` gives `expected`, by default the plain-Python result."""
+    if expected is None:
+        expected = fn(*args)
+    assert_same(nest.map_structure(to_numpy, expected), run_mode(mode, fn, args))
+
+
+def first_above(xs, limit):
+    for x in xs:
+        if x > limit:
+            return x
+    return -1
+
+
+def weighted(xs):
+    total = 0
+    for i, x in enumerate(xs, 1):
+        total += i * x
+    return total
+
+
+def masked_dot(xs, ys, mask):
+    total = 0
+    for x, (y, m) in zip(xs, zip(ys, mask)):
+        if m > 0:
+            total += x * y
+    return total
+
+
+def triangle(n):
+    total = 0
+    for i in range(n):
+        for j in range(i):
+            total += j
+    return total
+
+
+def countdown_return(n):
+    while n > 0:
+        if n % 7 == 0:
+            return n
+        n -= 1
+    return -1
+
+
+def sum_both_clipped(xs):
+    total = 0
+    for x in xs:
+        total += clip_negative(x) + clip_negative(-x)  # a converted helper, called twice
+    return total
+
+
+CASES = [
+    (first_above, ([1, 5, 3], 2)), (first_above, ([1, 2], 5)),
+    (weighted, ([3, 4, 5],)), (masked_dot, ([1, 2, 3], [4, 5, 6], [1, 0, 1])),
+    (triangle, (5,)), (triangle, (0,)),
+    (countdown_return, (20,)), (countdown_return, (5,)),
+    (sum_both_clipped, ([3, -1, 4],)),
+]
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("fn, args", CASES, ids=[f"{f.__name__}-{i}" for i, (f, _) in
+                                                 enumerate(CASES)])
+def test_loop_pattern(mode, fn, args):
+    check(mode, fn, *args)
+
+
+def doubled_stacked(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    return ag.stack(out)
+
+
+def doubled_sum(xs):
+    out = []
+    for x in xs:
+        out.append(x * 2)
+    total = 0
+    for v in out:
+        total += v
+    return total, len(out)
+
+
+def large_doubled_sum(xs):
+    out = []
+    for x in xs:
+        if x > 1:
+            out.append(x * 2)
+    total = 0
+    for v in out:
+        total += v
+    return total
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_list_appended_in_a_staged_loop_then_iterated(mode):
+    check(mode, doubled_sum, [1, 2, 3])
+
+
+@pytest.mark.parametrize("mode", graph_xfail(
+        "runtime/operators/control_flow.py `_loop_entry_state`: the probe iteration's staged "
+        "`if` turns `out` into a TensorList (`_graph_if_stmt` on a list one branch resizes), "
+        "but the entry state only converts a list the probe left a *list* of another "
+        "length; so the loop starts with a list and ends an iteration with a TensorList "
+        "('out' has a different structure after a loop iteration). Fix: also when `now` is "
+        "a TensorList, entry = TensorList.from_items(before, <an element like now's>)."))
+def test_list_appended_under_a_tensor_if_in_a_staged_loop(mode):
+    check(mode, large_doubled_sum, [1, 2, 3])
+
+
+@pytest.mark.parametrize("mode", graph_xfail(
+        "runtime/ops/array_ops.py `stack` iterates its argument (same_dtype_tensors), and a "
+        "TensorList (what `out` is after the staged loop) refuses Python iteration. Fix: "
+        "`stack(values)` should return `values._as_tensor()` for a TensorList when axis == "
+        "0, or the lists converter should rewrite `ag.stack(l)` to `ag__.list_stack(l)` "
+        "as TensorFlow's AutoGraph does."))
+def test_list_appended_in_a_staged_loop_then_ag_stack(mode):
+    check(mode, doubled_stacked, [1, 2, 3])
+
+
+def set_loop_options(**options):
+    """Stand-in for the directive when the function runs as plain Python."""
+
+
+def capped_count(n):
+    i = 0
+    while i < n:
+        set_loop_options(maximum_iterations=3)
+        i += 1
+    return i
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("n", [10, 2])
+def test_while_with_maximum_iterations(mode, n):
+    # The directive caps the converted loop in every mode; plain Python ignores it.
+    check(mode, capped_count, n, expected=min(n, 3))
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "`ag.set_loop_options` does not exist: converters/directives.py recognizes the call "
+    "and removes it from converted code, but the original function (run as plain Python, "
+    "or with autograph=False) fails with AttributeError. Needed: a no-op "
+    "`set_loop_options(**options)` exported by `runtime.api` / `autograph_py`."))
+def test_ag_set_loop_options_exists_for_plain_python():
+    assert ag.set_loop_options(maximum_iterations=3) is None
