@@ -8,7 +8,9 @@ converter's entry points `to_code`, `to_graph`, `function`, `convert`, `do_not_c
 import converters
 from autograph_py import error_rewriting, source_map
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
+from autograph_py.directives import set_loop_options
 from autograph_py.function import ConcreteFunction, Function, function
+from converters.errors import ConversionError
 from runtime import errors as _runtime_errors
 from runtime.api import *  # noqa: F401,F403
 from runtime.api import __all__ as _ops_all
@@ -24,5 +26,6 @@ _runtime_errors.set_location_resolver(source_map.lookup)
 
 __all__ = list(_ops_all) + list(_core_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
-    "Function", "ConcreteFunction", "error_rewriting", "__version__",
+    "Function", "ConcreteFunction", "error_rewriting", "set_loop_options", "ConversionError",
+    "__version__",
 ]

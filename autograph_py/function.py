@@ -413,6 +413,10 @@ class Function:
             "reduce_retracing=True.", stacklevel=4)  # the caller of f(...)
 
     def get_concrete_function(self, *args, **kwargs):
+        """The ConcreteFunction for these arguments (values or TensorSpecs; none at all
+        with an input_signature), traced now unless cached."""
+        if not args and not kwargs and self.input_signature is not None:
+            args = tuple(self.input_signature)
         values = self._bind(args, kwargs)
         values = [nest.map_structure(_spec_placeholder_value, v) for v in values]
         if self.input_signature is not None:
@@ -423,6 +427,8 @@ class Function:
             raise TypeError(f"{self.name}.get_concrete_function() takes eager tensors, "
                             "TensorSpecs and Python values, not symbolic tensors") from None
         concrete = self._cache.get(key)
+        if concrete is None and self.input_signature is not None:
+            concrete = self._lookup_relaxed(values)  # the signature's one graph, if traced
         if concrete is None:
             concrete = self._cache[key] = self._trace(values, key)
             if not all(s.shape.is_fully_defined() for s in concrete.input_specs) and \

@@ -86,6 +86,17 @@ def _graph_runner(fn, args):
     return lambda: sess.run(output, feeds)
 
 
+def _runners(fn, args):
+    converted = ag.to_graph(fn)
+    function = ag.function(fn)
+    return {
+        "original code, eager": lambda: fn(*args),
+        "converted code, eager": lambda: converted(*args),
+        "converted code, graph (Session.run)": _graph_runner(fn, args),
+        "ag.function (cache hit)": lambda: function(*args),
+    }
+
+
 def _tensorflow_runners(fn, args):
     if importlib.util.find_spec("tensorflow") is None:
         return None
@@ -100,16 +111,9 @@ def measure():
     rows = []
     for name, fn, make_args, number in WORKLOADS:
         args = make_args()
-        converted = ag.to_graph(fn)
-        function = ag.function(fn)
-        eager = median_time(lambda: fn(*args), number=number)
-        modes = {
-            "original code, eager": eager,
-            "converted code, eager": median_time(lambda: converted(*args), number=number),
-            "converted code, graph (Session.run)": median_time(_graph_runner(fn, args),
-                                                               number=number),
-            "ag.function (cache hit)": median_time(lambda: function(*args), number=number),
-        }
+        modes = {mode: median_time(run, number=number)
+                 for mode, run in _runners(fn, args).items()}
+        eager = modes["original code, eager"]
         tf_runners = _tensorflow_runners(fn, args)
         for mode, seconds in modes.items():
             rows.append({"workload": name, "mode": mode, "time_us": seconds * 1e6,

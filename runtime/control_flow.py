@@ -242,7 +242,7 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=
                              f"{e}") from None
         out_flat = nest.flatten(out_structure)
         outs = []
-        for i, (value, (shape, dtype)) in enumerate(zip(out_flat, specs)):
+        for i, (value, (_shape, dtype)) in enumerate(zip(out_flat, specs)):
             t = _to_graph_tensor(body_graph, value, dtype, f"loop variable {_describe(names, i)}")
             if t.dtype is not dtype:
                 raise TypeError(

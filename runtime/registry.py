@@ -15,8 +15,8 @@ Contract:
   for invalid inputs; `apply` adds the op name, input shapes and dtypes to the message.
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable, Optional
 
 import numpy as np
 
@@ -31,7 +31,7 @@ class OpDef:
     name: str
     kernel: Callable
     infer: Callable
-    grad: Optional[Callable] = None
+    grad: Callable | None = None
     num_outputs: int = 1  # -1: as many as `infer` returns
     stateful: bool = False
     needs_context: bool = False

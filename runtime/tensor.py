@@ -138,7 +138,8 @@ class SymbolicTensor(Tensor):
     def set_shape(self, shape):
         shape = TensorShape(shape)
         if not self._shape.is_compatible_with(shape):
-            raise ValueError(f"shape {shape} is incompatible with {self.name}'s shape {self._shape}")
+            raise ValueError(
+                f"shape {shape} is incompatible with {self.name}'s shape {self._shape}")
         if shape.dims is not None:
             self._shape = shape
 
@@ -204,7 +205,8 @@ def is_symbolic(x):
 
 def _int_array(value):
     array = np.asarray(value)
-    if array.size and (array.max() > np.iinfo(np.int32).max or array.min() < np.iinfo(np.int32).min):
+    limits = np.iinfo(np.int32)
+    if array.size and (array.max() > limits.max or array.min() < limits.min):
         return array.astype(np.int64)
     return array.astype(np.int32)
 

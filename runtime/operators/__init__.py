@@ -21,6 +21,7 @@ from runtime.operators.py_builtins import (
     max_,
     min_,
     range_,
+    sum_,
     zip_,
 )
 from runtime.operators.variables import Undefined, UndefinedReturnValue, UndefinedSymbolError, ld
@@ -29,6 +30,6 @@ __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",
     "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld",
     "new_list", "list_append", "list_pop", "list_stack", "TensorList", "len_", "range_",
-    "enumerate_", "zip_", "abs_", "int_", "float_", "min_", "max_", "isinstance_",
+    "enumerate_", "zip_", "abs_", "int_", "float_", "min_", "max_", "isinstance_", "sum_",
     "BUILTIN_OVERLOADS",
 ]

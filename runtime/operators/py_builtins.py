@@ -9,6 +9,7 @@ stages instead:
 - `abs_` → `abs`, `int_` → cast to int32 (truncating, like `int`), `float_` → cast to
   float32, `min_`/`max_` of several values → `minimum`/`maximum`, of one tensor → the
   reduction over its first axis (what iterating it would compare).
+- `sum_`: a symbolic tensor or `TensorList` sums over its first axis.
 - `isinstance_`: the builtin, except that staged stand-ins still pass the test their
   Python counterpart would (a `TensorList` is a `list`, a staged range a `range`, ...).
 `BUILTIN_OVERLOADS` maps each builtin to its overload.
@@ -119,8 +120,20 @@ def isinstance_(obj, classinfo):
     return python_type is not None and builtins.issubclass(python_type, classinfo)
 
 
+def sum_(iterable, /, start=0):
+    """`sum`; a symbolic tensor or a TensorList sums over its first axis."""
+    if isinstance(iterable, TensorList) or is_symbolic(iterable):
+        from runtime.ops.core import convert_to_tensor
+        from runtime.ops.reduction_ops import reduce_sum
+
+        total = reduce_sum(convert_to_tensor(iterable), axis=0)
+        return total if isinstance(start, int) and start == 0 else total + start
+    return builtins.sum(iterable, start)
+
+
 BUILTIN_OVERLOADS = {
     builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_,
     builtins.zip: zip_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
     builtins.min: min_, builtins.max: max_, builtins.isinstance: isinstance_,
+    builtins.sum: sum_,
 }

@@ -13,7 +13,7 @@ import numpy as np
 
 from runtime import dtypes
 from runtime.ops import infer, shape_args
-from runtime.ops.core import binary_operands, lossless_array, convert_to_tensor
+from runtime.ops.core import binary_operands, convert_to_tensor, lossless_array
 from runtime.registry import OpDef, apply, register
 from runtime.shapes import TensorShape
 from runtime.tensor import Tensor
@@ -238,7 +238,19 @@ register(OpDef("Pack", _stack_kernel, _stack_infer))
 
 def stack(values, axis=0, name=None):
     """Join tensors of one shape and dtype along a new `axis`."""
+    stacked = getattr(values, "_as_tensor", None)
+    if stacked is not None and not isinstance(values, (list, tuple)):
+        # A list grown in a staged loop (a TensorList) already is its stacked tensor.
+        tensor = stacked()
+        return tensor if int(axis) == 0 else _move_first_axis(tensor, int(axis))
     return apply("Pack", same_dtype_tensors(values, "stack"), {"axis": int(axis)}, op_name=name)
+
+
+def _move_first_axis(tensor, axis):
+    rank = tensor.shape.rank
+    axis = axis % (rank) if rank else 0
+    perm = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
+    return transpose(tensor, perm)
 
 
 def _unstack_kernel(x, axis, num):

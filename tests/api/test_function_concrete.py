@@ -7,7 +7,6 @@ import pytest
 
 import autograph_py as ag
 
-
 # --- functions calling functions ------------------------------------------------------
 
 @ag.function
@@ -212,3 +211,11 @@ def test_seed_13_print_element_prints_every_call_for_every_length(capsys):
         print_element(ag.constant(items))
         assert capsys.readouterr().out == "".join(f"{c}\n" for c in items)
     assert print_element.trace_count == 2
+
+
+def test_a_call_and_get_concrete_function_share_the_input_signatures_graph():
+    f = ag.function(lambda x: x + 1, input_signature=[ag.TensorSpec([None], ag.int32)])
+    np.testing.assert_array_equal(f(ag.constant([1, 2])).numpy(), [2, 3])
+    assert f.get_concrete_function() is f.get_concrete_function(
+        ag.TensorSpec([None], ag.int32))
+    assert f.trace_count == 1

@@ -11,7 +11,6 @@ import pytest
 
 import autograph_py as ag
 
-
 # --- methods ------------------------------------------------------------------------------
 
 class Counter:
@@ -243,7 +242,11 @@ def test_stateful_ops_keep_their_order_with_a_gradient_tape_recording(capsys):
 def test_function_state_matches_eager_state():
     def run(make_step):
         v = ag.Variable(np.zeros(2, np.float32))
-        step = make_step(lambda x: v.assign(v * 0.5 + x))
+
+        def decay(x):
+            return v.assign(v * 0.5 + x)
+
+        step = make_step(decay)
         for x in ([1.0, 2.0], [3.0, -1.0], [0.0, 0.5]):
             step(ag.constant(x))
         return v.numpy()

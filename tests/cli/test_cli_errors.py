@@ -58,7 +58,7 @@ def test_unsupported_construct_is_reported_and_the_rest_converted(run_cli, fixtu
                                                                  import_file):
     path = fixtures / "unsupported.py"
     result = run_cli("convert", path)
-    assert_fails(result, 1, f"{path}:3:8: generator functions (yield) are not supported; "
+    assert_fails(result, 1, f"{path}:3:9: generator functions (yield) are not supported; "
                             "count_up() is left as written")
     assert "def count_up(n):\n    for i in range(n):\n        yield i\n" in result.stdout
     assert "ag__.if_stmt" in result.stdout

@@ -60,8 +60,6 @@ def test_tab_indented_classes_stay_tab_indented(run_cli, fixtures, tmp_path, imp
     assert [tabbed.sign(x) for x in (3, -2, 0)] == [1, -1, 0]
 
 
-@pytest.mark.xfail(strict=True, reason="converters: return lowering puts `retval_ = "
-                   "ag__.UndefinedReturnValue()` before the docstring, so __doc__ is lost")
 def test_docstring_of_a_function_with_early_return_is_kept(run_cli, fixtures, tmp_path,
                                                            import_file):
     (tmp_path / "tabs_converted.py").write_text(converted_text(run_cli, fixtures / "tabs.py"))
