@@ -3,12 +3,14 @@ compiled graph, and run it on later calls (TensorFlow's `tf.function`, DESIGN.md
 
 Contract:
 - Cache key: for each argument, after binding to the signature with defaults applied,
-  a `TensorSpec` for tensors, numpy arrays and scalars, and nested structures of them, the identity
-  for Variables, and the value itself (with its type) for hashable Python objects.
-  An unhashable Python argument is a TypeError that says what to do.
+  the shape and dtype for tensors and numpy arrays and scalars (nested in lists, tuples
+  and dicts too), the identity for Variables, and the value itself with its type for
+  hashable Python objects (1, 1.0 and True are three keys). An unhashable Python
+  argument is a TypeError that says what to do.
 - A miss traces: placeholders named after the parameters stand for tensor arguments, the
-  function (converted first when `autograph=True`) runs once on them in a function graph,
-  and the resulting `ConcreteFunction` compiles a plan. A hit only feeds and runs it.
+  function (converted first when `autograph=True`; as written, with a warning, when it
+  cannot be converted) runs once on them in a function graph, and the resulting
+  `ConcreteFunction` compiles a plan. A hit only feeds and runs it.
 - Python side effects happen while tracing only; stateful ops (`ag.print`, assignments,
   asserts) run on every call, in program order, returned or not.
 - Called while another graph is being built (a function calling a function), the
@@ -19,9 +21,11 @@ Contract:
   `reduce_retracing=True` a shape-only retrace generalizes differing dims to None.
   More than `RETRACE_WARNING_THRESHOLD` traces of one function warns, naming the argument
   that changed.
-- On a method, each instance gets its own `Function` (own cache, own variables).
+- `get_concrete_function` accepts TensorSpecs (None dims, unknown rank); a partial spec
+  gets its own graph, never one traced for a concrete shape.
+- On a method, each instance gets its own `Function` (own cache, own variables), which
+  holds the instance weakly: it lives and dies with the instance.
 """
-
 import inspect
 import types
 import warnings

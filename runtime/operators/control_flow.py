@@ -335,9 +335,19 @@ def _loop_entry_state(test, body, get_state, set_state, symbol_names):
             if isinstance(now, list) and len(now) != len(before):
                 like = now[len(before)] if len(now) > len(before) else before[0]
                 entry[i] = TensorList.from_items(before, like)
+            elif isinstance(now, TensorList):  # resized under a staged `if` in the body
+                entry[i] = TensorList.from_items(
+                    before, _ElementSpec(now.dtype, now.element_shape))
         elif not isinstance(now, _UNASSIGNED):
             entry[i] = state_lib.placeholder_like(now)
     return tuple(entry)
+
+
+class _ElementSpec:
+    """Stands for an element of a list: `TensorList.from_items` needs its dtype/shape."""
+
+    def __init__(self, dtype, shape):
+        self.dtype, self.shape = dtype, shape
 
 
 def _probe_iteration(test, body, get_state, set_state, init):

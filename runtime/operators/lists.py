@@ -32,8 +32,8 @@ class TensorList:
         from runtime.ops.array_ops import stack
         from runtime.ops.creation_ops import zeros
 
-        if isinstance(like, Tensor):
-            dtype, shape = like.dtype, like.shape
+        if isinstance(like, Tensor) or hasattr(like, "dtype") and hasattr(like, "shape"):
+            dtype, shape = like.dtype, TensorShape(like.shape)
         else:
             array = to_array(like)
             dtype, shape = dtypes.as_dtype(array.dtype), TensorShape(array.shape)

@@ -124,23 +124,12 @@ def test_list_appended_in_a_staged_loop_then_iterated(mode):
     check(mode, doubled_sum, [1, 2, 3])
 
 
-@pytest.mark.parametrize("mode", graph_xfail(
-        "runtime/operators/control_flow.py `_loop_entry_state`: the probe iteration's staged "
-        "`if` turns `out` into a TensorList (`_graph_if_stmt` on a list one branch resizes), "
-        "but the entry state only converts a list the probe left a *list* of another "
-        "length; so the loop starts with a list and ends an iteration with a TensorList "
-        "('out' has a different structure after a loop iteration). Fix: also when `now` is "
-        "a TensorList, entry = TensorList.from_items(before, <an element like now's>)."))
+@pytest.mark.parametrize("mode", MODES)
 def test_list_appended_under_a_tensor_if_in_a_staged_loop(mode):
     check(mode, large_doubled_sum, [1, 2, 3])
 
 
-@pytest.mark.parametrize("mode", graph_xfail(
-        "runtime/ops/array_ops.py `stack` iterates its argument (same_dtype_tensors), and a "
-        "TensorList (what `out` is after the staged loop) refuses Python iteration. Fix: "
-        "`stack(values)` should return `values._as_tensor()` for a TensorList when axis == "
-        "0, or the lists converter should rewrite `ag.stack(l)` to `ag__.list_stack(l)` "
-        "as TensorFlow's AutoGraph does."))
+@pytest.mark.parametrize("mode", MODES)
 def test_list_appended_in_a_staged_loop_then_ag_stack(mode):
     check(mode, doubled_stacked, [1, 2, 3])
 
@@ -164,10 +153,5 @@ def test_while_with_maximum_iterations(mode, n):
     check(mode, capped_count, n, expected=min(n, 3))
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "`ag.set_loop_options` does not exist: converters/directives.py recognizes the call "
-    "and removes it from converted code, but the original function (run as plain Python, "
-    "or with autograph=False) fails with AttributeError. Needed: a no-op "
-    "`set_loop_options(**options)` exported by `runtime.api` / `autograph_py`."))
 def test_ag_set_loop_options_exists_for_plain_python():
     assert ag.set_loop_options(maximum_iterations=3) is None

@@ -7,6 +7,7 @@ import pytest
 from test_operators_support import in_three_modes, staged
 
 import runtime.operators as ag__
+from runtime import dtypes
 from runtime.graph import Graph
 from runtime.ops.core import constant, convert_to_tensor, placeholder
 from runtime.session import Session
@@ -66,7 +67,7 @@ def test_overloads_map_every_builtin():
     assert set(ag__.BUILTIN_OVERLOADS) == {builtins.len, builtins.range, builtins.enumerate,
                                            builtins.zip, builtins.abs, builtins.int,
                                            builtins.float, builtins.min, builtins.max,
-                                           builtins.isinstance}
+                                           builtins.isinstance, builtins.sum}
 
 
 def test_python_values_get_the_builtin_itself():
@@ -136,3 +137,17 @@ def test_isinstance_sees_staged_stand_ins_as_their_python_types():
         assert ag__.isinstance_(ag__.range_(n), range)
         assert ag__.isinstance_(ag__.new_list(placeholder("int32", [None])), (tuple, list))
         assert ag__.isinstance_(ag__.zip_(ag__.range_(n)), zip)
+
+
+def test_sum_of_a_list_grown_in_a_staged_loop_and_of_a_symbolic_tensor():
+    from runtime.operators.lists import TensorList
+
+    items = TensorList.from_items([1.0, 2.0, 3.5], 1.0)
+    assert float(ag__.sum_(items)) == sum([1.0, 2.0, 3.5])
+    assert ag__.sum_([1, 2, 3], 10) == 16  # Python values: the builtin
+    graph = Graph()
+    with graph.as_default():
+        x = placeholder(dtypes.float32, shape=(3,))
+        total = ag__.sum_(x, 1.0)
+    with Session(graph) as session:
+        assert session.run(total, {x: [1.0, 2.0, 3.0]}) == 7.0
