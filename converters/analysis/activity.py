@@ -7,7 +7,9 @@ includes its target, which the loop binds on every iteration).
 Scoping follows Python: a nested function, lambda, class or comprehension is its own
 scope. What it reads from the enclosing scope counts as a read where it is defined, and
 names it declares `nonlocal` and writes count as modifications there; its own locals
-(parameters, comprehension targets) are invisible outside.
+(parameters, comprehension targets) are invisible outside. A call of a function defined
+in the enclosing function (`bump()`) also counts its `nonlocal` writes as modifications
+at the call site, so a loop calling it carries the names it rebinds.
 """
 import gast
 
@@ -47,9 +49,24 @@ class Scope:
                 f'modified={sorted(map(str, self.modified))})')
 
 
+# For the function being annotated: local function name -> the QNs it rebinds through
+# `nonlocal` (innermost function last).
+_closure_writes = []
+
+
 class _Collector(traversal.NodeVisitor):
     def __init__(self):
         self.scope = Scope()
+
+    def visit_Call(self, node):
+        if _closure_writes:
+            callee = node.func
+            if isinstance(callee, gast.Attribute) and callee.attr == 'converted_call' and \
+                    node.args:  # already rewritten by the call-trees converter
+                callee = node.args[0]
+            if isinstance(callee, gast.Name):
+                self.scope.modified |= _closure_writes[-1].get(callee.id, set())
+        self.generic_visit(node)
 
     def _symbol(self, node):
         qn = qn_of(node)
@@ -179,10 +196,32 @@ def head_scope(node):
     return block_scope([node])
 
 
+def _local_function_writes(node):
+    """{name: nonlocal QNs it writes} for the functions defined directly in `node`."""
+    writes = {}
+    body = node.body if isinstance(node, _FUNCTIONS) else [node.body]
+    stack = list(body)
+    while stack:
+        child = stack.pop()
+        if isinstance(child, _FUNCTIONS):
+            inner = function_scope(child)
+            writes[child.name] = {qn for qn in inner.modified
+                                  if str(qn.root) in inner.nonlocals}
+            continue
+        if isinstance(child, (gast.Lambda, gast.ClassDef)):
+            continue
+        stack.extend(gast.iter_child_nodes(child))
+    return {name: qns for name, qns in writes.items() if qns}
+
+
 class _Annotator(traversal.NodeVisitor):
     def _function(self, node):
-        anno.setanno(node, anno.Static.SCOPE, function_scope(node))
-        self.generic_visit(node)
+        _closure_writes.append(_local_function_writes(node))
+        try:
+            anno.setanno(node, anno.Static.SCOPE, function_scope(node))
+            self.generic_visit(node)
+        finally:
+            _closure_writes.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
 

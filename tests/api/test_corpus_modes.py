@@ -9,10 +9,6 @@ from tests.converters.corpus import CASES
 
 # Cases whose graph form is impossible by nature, with the reason (an honest xfail).
 GRAPH_XFAIL = {
-    "nested_closure_nonlocal": (
-        "a staged loop calls a local closure that rebinds `count` through nonlocal; activity "
-        "analysis does not count writes made by called closures, so `count` is not loop "
-        "state and the body's trace-time increment happens once"),
     "recursive": (
         "recursion on a symbolic value never ends while tracing: each call stages both "
         "branches, including the recursive call (docs/limitations.md)"),

@@ -114,3 +114,20 @@ def test_reaching_definitions():
     # The target and body bindings may not have happened (empty loop).
     assert anno.getanno(ret, anno.Static.DEFINED_VARS_IN) == {'x', 'z'}
     assert anno.getanno(ret, anno.Static.MAYBE_DEFINED_VARS_IN) == {'i', 'w', 'x', 'y', 'z'}
+
+
+def test_calling_a_local_closure_modifies_what_it_rebinds_nonlocally():
+    fn = _function('''
+        def f(n):
+            count = 0
+            def bump():
+                nonlocal count
+                count += 1
+            for _ in range(n):
+                bump()
+            while n > 0:
+                ag__.converted_call(bump)
+    ''')
+    for loop in fn.body[2:]:
+        body = anno.getanno(loop, anno.Static.BODY_SCOPE)
+        assert 'count' in _names(body.modified)
