@@ -74,7 +74,10 @@ class JumpLowering:
             return self.always_jumps(stmt.finalbody) or (
                 (self.always_jumps(stmt.body) or self.always_jumps(stmt.orelse)) and
                 all(self.always_jumps(h.body) for h in stmt.handlers))
-        return isinstance(stmt, self.jump_type)
+        if isinstance(stmt, gast.While):  # `while True:` without `break` never falls out
+            return (isinstance(stmt.test, gast.Constant) and bool(stmt.test.value) and
+                    not find_jumps(stmt.body, gast.Break, enter_loops=False))
+        return isinstance(stmt, (self.jump_type, gast.Raise))
 
     def lower(self, stmts, tail=True):
         out = []

@@ -12,10 +12,6 @@ GRAPH_XFAIL = {
     "recursive": (
         "recursion on a symbolic value never ends while tracing: each call stages both "
         "branches, including the recursive call (docs/limitations.md)"),
-    "while_true_with_return": (
-        "the return converter adds `if not do_return: retval_ = None` after `while True:` "
-        "although that path is unreachable; staged, it is a cond whose branches give "
-        "None and a tensor, which is rejected"),
 }
 
 
