@@ -259,6 +259,9 @@ def cast_lossless(array, dtype, original):
         same = same | (np.isnan(array) & np.isnan(back)) if dtype.is_floating else same
     if not np.all(same):
         if dtype.is_floating and array.dtype.kind in "fiu":
+            if np.any(np.isinf(converted) & np.isfinite(array)):
+                raise TypeError(f"cannot convert {_short(original)} to {dtype.name}: it "
+                                "overflows to inf")
             return converted  # float precision loss is accepted, like TensorFlow
         raise TypeError(
             f"cannot convert {_short(original)} (dtype {array.dtype}) to a tensor of dtype "

@@ -91,3 +91,13 @@ def test_range_delta_zero():
 @given(st.integers(-20, 20), st.integers(-20, 20), st.integers(-5, 5).filter(bool))
 def test_range_matches_python(start, limit, delta):
     assert ag.range(start, limit, delta).numpy().tolist() == list(range(start, limit, delta))
+
+
+def test_a_value_that_overflows_the_dtype_is_refused():
+    import pytest
+
+    import autograph_py as ag
+
+    with pytest.raises(TypeError, match="overflows to inf"):
+        ag.constant(1.5e300, dtype=ag.float32)
+    assert float(ag.constant(1.5e30, dtype=ag.float32)) == pytest.approx(1.5e30, rel=1e-6)

@@ -28,3 +28,4 @@ def test_symbolic_repr():
         x = ag.placeholder(ag.float32, [1, 2], name="x")
         assert repr(x) == 'Tensor("x:0", shape=(1, 2), dtype=float32)'
         assert repr(ag.add(x, 1.0)) == 'Tensor("Add:0", shape=(1, 2), dtype=float32)'
+
