@@ -261,6 +261,7 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition
     """
     if condition is None:
         condition = test()
+    unbound = [i for i, v in enumerate(get_state()) if type(v) is Undefined]
     init = _loop_entry_state(test, body, get_state, set_state, symbol_names)
     flat = nest.flatten(init)
     names = state_lib.leaf_names(init, symbol_names)
@@ -298,6 +299,28 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition
         [_condition_tensor(condition)] + [state_lib.to_tensor(flat[i]) for i in carried],
         maximum_iterations=limit, names=["<loop condition>"] + [names[i] for i in carried])
     restore(results[1:])
+    if unbound:
+        _require_an_iteration(get_state, set_state, symbol_names, unbound,
+                              _condition_tensor(condition))
+
+
+def _require_an_iteration(get_state, set_state, symbol_names, unbound, first_condition):
+    """Symbols first bound inside the staged loop: reading them after it must fail, as in
+    Python, when the loop ran no iteration (they would hold the zeros they started as)."""
+    from runtime.ops.check_ops import Assert
+    from runtime.ops.core import identity
+
+    # The loop is rotated: its first condition alone says whether the body ever ran.
+    state = list(get_state())
+    for i in unbound:
+        name = symbol_names[i]
+        check = Assert(first_condition, [
+            f"local variable '{name}' is used after a staged loop that ran no iteration, "
+            f"so it was never assigned (define '{name}' before the loop)"])
+        guarded = identity(state_lib.to_tensor(state[i]))
+        guarded.op.add_control_input(check)
+        state[i] = state_lib.from_tensor(state[i], guarded)
+    set_state(tuple(state))
 
 
 def _check_dtypes(state, carried, before, names):

@@ -70,12 +70,6 @@ def defined_in_loop(n):
     return z
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "runtime/operators/control_flow.py `_loop_entry_state` starts a symbol first bound "
-    "in a staged loop as zeros (`placeholder_like`) and nothing checks at run time that "
-    "the loop ran: with n == 0 the graph returns 0 where Python raises UnboundLocalError. "
-    "Needed: either a staging-time ValueError naming the symbol when it is live after the "
-    "loop, or an Assert op (iterations > 0) whose message names it and the line."))
 def test_variable_first_defined_in_a_staged_loop_and_used_after():
     with ag.Graph().as_default():
         n = ag.placeholder(ag.int32, shape=())
