@@ -16,6 +16,7 @@ Contract:
 """
 
 from runtime import context, dtypes, nest
+from runtime.executor import subgraph_runner
 from runtime.graph import FuncGraph
 from runtime.ops.core import convert_to_tensor
 from runtime.registry import OpDef, apply, register
@@ -33,15 +34,22 @@ def _if_kernel(ctx, pred, *captured, then_graph, else_graph, then_indices, else_
 
 def _while_kernel(ctx, *inputs, cond_graph, body_graph, num_vars, cond_indices,
                   body_indices, maximum_iterations, output_specs):
+    # The runners are looked up once: an iteration is two calls of compiled plans.
+    run_cond = subgraph_runner(ctx, cond_graph)
+    run_body = subgraph_runner(ctx, body_graph)
     loop_vars = list(inputs[:num_vars])
     captured = inputs[num_vars:]
     cond_extra = [captured[i] for i in cond_indices]
     body_extra = [captured[i] for i in body_indices]
+    if maximum_iterations is None:
+        while run_cond(loop_vars + cond_extra)[0]:
+            loop_vars = run_body(loop_vars + body_extra)
+        return tuple(loop_vars)
     iterations = 0
-    while maximum_iterations is None or iterations < maximum_iterations:
-        if not ctx.run_subgraph(cond_graph, loop_vars + cond_extra)[0]:
+    while iterations < maximum_iterations:
+        if not run_cond(loop_vars + cond_extra)[0]:
             break
-        loop_vars = ctx.run_subgraph(body_graph, loop_vars + body_extra)
+        loop_vars = run_body(loop_vars + body_extra)
         iterations += 1
     return tuple(loop_vars)
 

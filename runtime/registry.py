@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from runtime import context, recording
+from runtime import context, dtypes, recording
 from runtime.tensor import EagerTensor, SymbolicTensor
 
 _OPS = {}
@@ -76,21 +76,35 @@ def describe_inputs(inputs):
 def apply(name, inputs, attrs=None, op_name=None):
     """Run op `name` on `inputs` (tensors) now, or add it to the graph being built."""
     opdef = _OPS[name]
-    attrs = attrs or {}
     graph = context.current_graph()
     if graph is None:
         for t in inputs:
             if isinstance(t, SymbolicTensor):
                 graph = t.graph
                 break
-    if graph is not None:
-        op = graph.create_op(opdef, inputs, attrs, name=op_name)
-        outputs = op.outputs
-    else:
-        outputs = _run_eager(opdef, inputs, attrs)
+        else:  # eager: the common case, kept short (see benchmarks/function_overhead.py)
+            outputs = _run_eager(opdef, inputs, attrs or _NO_ATTRS)
+            if recording.active_tapes:
+                recording.record(opdef, inputs, attrs or {}, outputs)
+            return outputs[0] if opdef.num_outputs == 1 else outputs
+    attrs = attrs or {}
+    outputs = graph.create_op(opdef, inputs, attrs, name=op_name).outputs
     if recording.active_tapes:
         recording.record(opdef, inputs, attrs, outputs)
     return outputs[0] if opdef.num_outputs == 1 else outputs
+
+
+_NO_ATTRS = {}
+_DTYPES = {}  # numpy dtype -> DType, filled as results come
+
+
+def _eager_tensor(result):
+    if type(result) is not np.ndarray:
+        result = np.asarray(result)
+    dtype = _DTYPES.get(result.dtype)
+    if dtype is None:
+        dtype = _DTYPES[result.dtype] = dtypes.as_dtype(result.dtype)
+    return EagerTensor(result, dtype)
 
 
 def _run_eager(opdef, inputs, attrs):
@@ -103,5 +117,5 @@ def _run_eager(opdef, inputs, attrs):
     except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError) as e:
         raise type(e)(f"{opdef.name}: {e} (inputs: {describe_inputs(inputs)})") from None
     if opdef.num_outputs == 1:
-        return (EagerTensor(result if isinstance(result, np.ndarray) else np.asarray(result)),)
-    return tuple(EagerTensor(r if isinstance(r, np.ndarray) else np.asarray(r)) for r in result)
+        return (_eager_tensor(result),)
+    return tuple(map(_eager_tensor, result))

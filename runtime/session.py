@@ -17,7 +17,7 @@ Contract:
 import numpy as np
 
 from runtime import context, nest
-from runtime.executor import Plan, run_subgraph
+from runtime.executor import Plan, run_subgraph_method
 from runtime.graph import Operation, get_default_graph
 from runtime.tensor import EagerTensor, SymbolicTensor, to_array
 
@@ -58,8 +58,7 @@ class Session:
         else:
             self._variable_values[var] = value
 
-    def run_subgraph(self, graph, inputs):
-        return run_subgraph(self, graph, inputs)
+    run_subgraph = run_subgraph_method  # (graph, inputs) -> outputs of the graph's plan
 
     # --- run ------------------------------------------------------------------------
 
