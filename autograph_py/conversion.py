@@ -167,6 +167,8 @@ def to_graph(fn, recursive=True):
     graph ops (`cond`, `while_loop`) on symbolic tensors."""
     if is_converted(getattr(fn, "__func__", fn)):
         return fn
+    if hasattr(fn, "python_function"):  # an ag.function: convert what it wraps
+        return to_graph(fn.python_function, recursive)
     python_fn, bound_self = _unwrap_callable(fn)
     if python_fn is None:
         raise TypeError(f"to_graph() needs a Python function, method or callable object, got "

@@ -192,3 +192,19 @@ def factorial(n):
     if n <= 1:
         return 1
     return n * factorial(n - 1)
+
+
+def test_to_graph_of_an_ag_function_converts_the_python_function():
+    def halve_positive(x):
+        if x > 0:
+            x = x / 2
+        return x
+
+    converted = ag.to_graph(ag.function(halve_positive))
+    assert converted(8) == halve_positive(8)
+    with ag.Graph().as_default():
+        x = ag.placeholder(ag.float32, shape=())
+        out = converted(x)
+        assert out.op.type == "If"
+        with ag.Session() as sess:
+            assert sess.run(out, {x: -3.0}) == halve_positive(-3.0)
