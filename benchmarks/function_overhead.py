@@ -8,8 +8,9 @@ Cases:
 - `ag.nn.conv2d` on a 1x200x200x100 float32 input, 3x3 filters to 100 channels: eager vs
   function (the kernel dominates; the function should cost the same).
 
-Each time is the median of `--repeats` samples after warm-up (the first call traces);
-the spread is (max - min) / median over those samples. Prints a markdown table;
+Each time is the median of `--repeats` samples after warm-up (the first call traces),
+the modes of a case sampled in turns; the spread is (max - min) / median. When
+TensorFlow is importable the same cases run there (eager, `tf.function`). Prints a markdown table;
 `--json PATH` also writes the numbers. Nothing is asserted (DESIGN.md §7).
 Usage: `python benchmarks/function_overhead.py [--repeats N] [--json PATH]`.
 """
@@ -17,14 +18,13 @@ Usage: `python benchmarks/function_overhead.py [--repeats N] [--json PATH]`.
 import argparse
 import os
 import platform
-import statistics
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from _harness import markdown_table, median_time, write_json  # noqa: E402
+from _harness import interleaved_stats, results_table, row, tensorflow, write_json  # noqa: E402
 
 import autograph_py as ag  # noqa: E402
 
@@ -35,33 +35,84 @@ def add(a, b):
     return a + b
 
 
-def lstm_cell(x, h, c, w, u, b):
-    """One LSTM step; the four gates come from one matmul each on input and state."""
-    z = ag.matmul(x, w) + ag.matmul(h, u) + b
-    i = ag.sigmoid(z[:, :UNITS])
-    f = ag.sigmoid(z[:, UNITS:2 * UNITS])
-    g = ag.tanh(z[:, 2 * UNITS:3 * UNITS])
-    o = ag.sigmoid(z[:, 3 * UNITS:])
+def lstm_step(ops, x, h, c, w, u, b):
+    """One LSTM step with the library `ops` (`ag`, or `tensorflow` for the comparison);
+    the four gates come from one matmul each on input and state."""
+    z = ops.matmul(x, w) + ops.matmul(h, u) + b
+    i = ops.sigmoid(z[:, :UNITS])
+    f = ops.sigmoid(z[:, UNITS:2 * UNITS])
+    g = ops.tanh(z[:, 2 * UNITS:3 * UNITS])
+    o = ops.sigmoid(z[:, 3 * UNITS:])
     c = f * c + i * g
-    return o * ag.tanh(c), c
+    return o * ops.tanh(c), c
 
 
-def conv(x, filters):
-    return ag.nn.conv2d(x, filters, strides=1, padding="SAME")
+def conv_step(ops, x, filters):
+    return ops.nn.conv2d(x, filters, strides=1, padding="SAME")
 
 
-def measure(fn, repeats, number):
-    """(median, spread) of seconds per call; each sample times `number` calls."""
-    fn()  # warm-up: traces a function, fills numpy's and the allocator's caches
-    samples = [median_time(fn, repeats=1, warmup=0, number=number) for _ in range(repeats)]
-    median = statistics.median(samples)
-    return median, (max(samples) - min(samples)) / median
+def _cases(rng):
+    """(case, reference mode, {mode: (runner, TensorFlow mode, TensorFlow runner)}, number)."""
+    tf = tensorflow()
+    a, b = np.asarray(np.float32(1.5)), np.asarray(np.float32(2.5))
+    ta, tb = ag.constant(a), ag.constant(b)
+    traced_add = ag.function(add)
+    tf_args = tf_add = None
+    if tf is not None:
+        tf_args = (tf.constant(a), tf.constant(b))
+        tf_add = tf.function(add)
+    yield "scalar add", "numpy np.add", {
+        "numpy np.add": (lambda: np.add(a, b), None, None),
+        "eager ag.add": (lambda: ag.add(ta, tb), "eager tf.add",
+                         tf and (lambda: tf.add(*tf_args))),
+        "ag.function (cache hit)": (lambda: traced_add(ta, tb), "tf.function (cache hit)",
+                                    tf and (lambda: tf_add(*tf_args))),
+    }, 5000
+
+    def normal(*shape):
+        return rng.standard_normal(shape, dtype=np.float32)
+
+    for case, fn, arrays, number in (
+            (f"LSTM cell {BATCH}x{UNITS}", lstm_step,
+             [normal(BATCH, UNITS), normal(BATCH, UNITS), normal(BATCH, UNITS),
+              normal(UNITS, 4 * UNITS), normal(UNITS, 4 * UNITS), normal(4 * UNITS)], 500),
+            ("conv2d 1x200x200x100, 3x3x100", conv_step,
+             [normal(1, 200, 200, 100), normal(3, 3, 100, 100)], 1)):
+        yield case, "eager", _modes(fn, arrays, tf), number
 
 
-def row(name, variant, fn, repeats, number, baseline=None):
-    median, spread = measure(fn, repeats, number)
-    return {"case": name, "variant": variant, "seconds": median, "spread": spread,
-            "ratio": median / baseline["seconds"] if baseline else 1.0}
+def _modes(step, arrays, tf):
+    args = [ag.constant(x) for x in arrays]
+
+    def fn(*xs):
+        return step(ag, *xs)
+
+    traced = ag.function(fn)
+    modes = {"eager": [lambda: fn(*args), "eager", None],
+             "ag.function": [lambda: traced(*args), "tf.function", None]}
+    if tf is not None:
+        tf_args = [tf.constant(x) for x in arrays]
+        tf_traced = tf.function(lambda *xs: step(tf, *xs))
+        modes["eager"][2] = lambda: step(tf, *tf_args)
+        modes["ag.function"][2] = lambda: tf_traced(*tf_args)
+    return {mode: tuple(entry) for mode, entry in modes.items()}
+
+
+def measure(repeats=15):
+    """Rows (see _harness.row) of every case, each mode against the case's reference."""
+    rows = []
+    for case, reference, modes, number in _cases(np.random.default_rng(0)):
+        if number == 1:
+            repeats = max(3, repeats // 3)
+        runners = {mode: run for mode, (run, _, _) in modes.items()}
+        runners.update({("tf", mode): tf_run for mode, (_, _, tf_run) in modes.items()
+                        if tf_run is not None})
+        stats = interleaved_stats(runners, repeats, warmup=1, number=number)
+        for mode, (_, tf_mode, tf_run) in modes.items():
+            rows.append(row(case, mode, *stats[mode], reference, stats[reference][0],
+                            tf_mode=tf_mode,
+                            tf_seconds=stats[("tf", mode)][0] if tf_run is not None else None))
+    return rows
 
 
 def main():
@@ -69,43 +120,12 @@ def main():
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = parser.parse_args()
-    rng = np.random.default_rng(0)
-    rows = []
-
-    a, b = np.asarray(np.float32(1.5)), np.asarray(np.float32(2.5))
-    ta, tb = ag.constant(a), ag.constant(b)
-    traced_add = ag.function(add)
-    numpy_row = row("scalar add", "numpy np.add", lambda: np.add(a, b), args.repeats, 5000)
-    eager_row = row("scalar add", "eager ag.add", lambda: ag.add(ta, tb), args.repeats, 5000,
-                    numpy_row)
-    function_row = row("scalar add", "ag.function (cache hit)", lambda: traced_add(ta, tb),
-                       args.repeats, 5000, numpy_row)
-    rows += [numpy_row, eager_row, function_row]
-    hit_overhead_us = (function_row["seconds"] - eager_row["seconds"]) * 1e6
-
-    def normal(*shape):
-        return ag.constant(rng.standard_normal(shape, dtype=np.float32))
-
-    lstm_args = (normal(BATCH, UNITS), normal(BATCH, UNITS), normal(BATCH, UNITS),
-                 normal(UNITS, 4 * UNITS), normal(UNITS, 4 * UNITS), normal(4 * UNITS))
-    traced_lstm = ag.function(lstm_cell)
-    eager = row("LSTM cell 10x10", "eager", lambda: lstm_cell(*lstm_args), args.repeats, 500)
-    rows += [eager, row("LSTM cell 10x10", "ag.function", lambda: traced_lstm(*lstm_args),
-                        args.repeats, 500, eager)]
-
-    conv_args = (normal(1, 200, 200, 100), normal(3, 3, 100, 100))
-    traced_conv = ag.function(conv)
-    conv_repeats = max(3, args.repeats // 3)
-    eager = row("conv2d 1x200x200x100, 3x3x100", "eager", lambda: conv(*conv_args),
-                conv_repeats, 1)
-    rows += [eager, row("conv2d 1x200x200x100, 3x3x100", "ag.function",
-                        lambda: traced_conv(*conv_args), conv_repeats, 1, eager)]
-
+    rows = measure(args.repeats)
+    by_mode = {r["mode"]: r["seconds"] for r in rows if r["workload"] == "scalar add"}
+    hit_overhead_us = (by_mode["ag.function (cache hit)"] - by_mode["eager ag.add"]) * 1e6
     print(f"ag.function overhead (median of {args.repeats} samples after warm-up; python "
           f"{platform.python_version()}, numpy {np.__version__})\n")
-    print(markdown_table(rows, [
-        ("case", "case", ""), ("variant", "variant", ""), ("seconds", "time per call (s)", ".3g"),
-        ("spread", "spread", ".0%"), ("ratio", "vs first row of case", ".2f")]))
+    print(results_table(rows))
     print(f"\ncache hit on top of the eager op: {hit_overhead_us:.2f} µs per call")
     if args.json:
         write_json(args.json, {"rows": rows, "cache_hit_overhead_us": hit_overhead_us,

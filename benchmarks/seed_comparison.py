@@ -6,37 +6,24 @@ Run: `python benchmarks/seed_comparison.py [--json PATH]`. Workloads: the seed's
 with n = 10,000, a Collatz step count, a Fibonacci number). Each row is a median over
 repeats after warm-up; ratios are taken against the original code run eagerly on our
 tensors, in the same run. When TensorFlow is importable, the same workloads run there
-too (tf.function and a TF1-style graph); otherwise its columns say "not installed".
+too, each of our modes against TensorFlow's equivalent (eager, `tf.autograph.to_graph`
+eagerly, a TF1-style graph through `tf.compat.v1.Session`, `tf.function`); otherwise its
+columns say "not installed".
 Nothing here is asserted: see docs/performance.md for the targets.
 """
 
 import argparse
-import importlib.util
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(_HERE), "examples"))
 
-from _harness import markdown_table, median_time, write_json  # noqa: E402
+from _harness import interleaved_stats, results_table, row, tensorflow, write_json  # noqa: E402
+from seed import square_if_positive, sum_even  # noqa: E402  (the article's functions)
 
 import autograph_py as ag  # noqa: E402
-
-
-def sum_even(items):
-    s = 0
-    for c in items:
-        if c % 2 > 0:
-            continue
-        s += c
-    return s
-
-
-def square_if_positive(x):
-    if x > 0:
-        x = x * x
-    else:
-        x = 0.0
-    return x
 
 
 def count_to(n):
@@ -86,6 +73,16 @@ def _graph_runner(fn, args):
     return lambda: sess.run(output, feeds)
 
 
+REFERENCE = "original code, eager"
+# Our mode -> TensorFlow's equivalent.
+TF_MODES = {
+    "original code, eager": "eager",
+    "converted code, eager": "tf.autograph.to_graph, eager",
+    "converted code, graph (Session.run)": "tf.compat.v1 graph (Session.run)",
+    "ag.function (cache hit)": "tf.function (cache hit)",
+}
+
+
 def _runners(fn, args):
     converted = ag.to_graph(fn)
     function = ag.function(fn)
@@ -98,45 +95,52 @@ def _runners(fn, args):
 
 
 def _tensorflow_runners(fn, args):
-    if importlib.util.find_spec("tensorflow") is None:
+    """The same four modes in TensorFlow (keys: our mode names), or None."""
+    tf = tensorflow()
+    if tf is None:
         return None
-    import tensorflow as tf  # noqa: F401  (optional comparison, never a dependency)
-
-    tf_args = [tf.constant(a.numpy()) for a in args]
+    values = [a.numpy() for a in args]
+    tf_args = [tf.constant(v) for v in values]
+    converted = tf.autograph.to_graph(fn)
     traced = tf.function(fn)
-    return {"tf.function": lambda: traced(*tf_args)}
+    graph = tf.Graph()
+    with graph.as_default():
+        placeholders = [tf.compat.v1.placeholder(tf.as_dtype(v.dtype), shape=v.shape)
+                        for v in values]
+        output = tf.autograph.to_graph(fn)(*placeholders)
+    sess = tf.compat.v1.Session(graph=graph)
+    feeds = dict(zip(placeholders, values))
+    return {
+        "original code, eager": lambda: fn(*tf_args),
+        "converted code, eager": lambda: converted(*tf_args),
+        "converted code, graph (Session.run)": lambda: sess.run(output, feeds),
+        "ag.function (cache hit)": lambda: traced(*tf_args),
+    }
 
 
-def measure():
+def measure(repeats=7):
+    """Rows (see _harness.row): each workload in our four modes, with TensorFlow's."""
     rows = []
     for name, fn, make_args, number in WORKLOADS:
         args = make_args()
-        modes = {mode: median_time(run, number=number)
-                 for mode, run in _runners(fn, args).items()}
-        eager = modes["original code, eager"]
-        tf_runners = _tensorflow_runners(fn, args)
-        for mode, seconds in modes.items():
-            rows.append({"workload": name, "mode": mode, "time_us": seconds * 1e6,
-                         "speedup": eager / seconds, "tensorflow": "not installed"
-                         if tf_runners is None else ""})
-        for mode, runner in (tf_runners or {}).items():
-            seconds = median_time(runner, number=number)
-            rows.append({"workload": name, "mode": mode, "time_us": seconds * 1e6,
-                         "speedup": eager / seconds, "tensorflow": "installed"})
+        runners = _runners(fn, args)
+        tf_runners = _tensorflow_runners(fn, args) or {}
+        runners.update({("tf", mode): run for mode, run in tf_runners.items()})
+        stats = interleaved_stats(runners, repeats, number=number)
+        for mode in TF_MODES:
+            tf_seconds = stats[("tf", mode)][0] if mode in tf_runners else None
+            rows.append(row(name, mode, *stats[mode], REFERENCE, stats[REFERENCE][0],
+                            tf_mode=TF_MODES[mode], tf_seconds=tf_seconds))
     return rows
-
-
-COLUMNS = [("workload", "workload", ""), ("mode", "mode", ""),
-           ("time_us", "median µs", ".1f"), ("speedup", "speed-up vs eager original", ".2f"),
-           ("tensorflow", "TensorFlow", "")]
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the rows to this JSON file")
+    parser.add_argument("--repeats", type=int, default=7)
     options = parser.parse_args(argv)
-    rows = measure()
-    print(markdown_table(rows, COLUMNS))
+    rows = measure(options.repeats)
+    print(results_table(rows))
     if options.json:
         write_json(options.json, rows)
     return rows

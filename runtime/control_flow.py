@@ -16,7 +16,7 @@ Contract:
 """
 
 from runtime import context, dtypes, nest
-from runtime.executor import subgraph_runner
+from runtime.executor import call_subgraph, forwarded_input, subgraph_runner
 from runtime.graph import FuncGraph
 from runtime.ops.core import convert_to_tensor
 from runtime.registry import OpDef, apply, register
@@ -28,8 +28,8 @@ from runtime.tensor import EagerTensor, Tensor, is_symbolic
 def _if_kernel(ctx, pred, *captured, then_graph, else_graph, then_indices, else_indices,
                output_specs):
     if pred:
-        return tuple(ctx.run_subgraph(then_graph, [captured[i] for i in then_indices]))
-    return tuple(ctx.run_subgraph(else_graph, [captured[i] for i in else_indices]))
+        return tuple(call_subgraph(ctx, then_graph, [captured[i] for i in then_indices]))
+    return tuple(call_subgraph(ctx, else_graph, [captured[i] for i in else_indices]))
 
 
 def _while_kernel(ctx, *inputs, cond_graph, body_graph, num_vars, cond_indices,
@@ -42,6 +42,11 @@ def _while_kernel(ctx, *inputs, cond_graph, body_graph, num_vars, cond_indices,
     cond_extra = [captured[i] for i in cond_indices]
     body_extra = [captured[i] for i in body_indices]
     if maximum_iterations is None:
+        test = forwarded_input(cond_graph)
+        if test is not None and test < num_vars:  # a rotated loop: the test is a variable
+            while loop_vars[test]:
+                loop_vars = run_body(loop_vars + body_extra)
+            return tuple(loop_vars)
         while run_cond(loop_vars + cond_extra)[0]:
             loop_vars = run_body(loop_vars + body_extra)
         return tuple(loop_vars)

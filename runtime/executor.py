@@ -14,13 +14,15 @@ Contract:
 How a plan runs: `Plan` compiles its steps into one generated Python function
 (`Plan.function(ctx, feeds)`): one line per op calling its kernel on local variables
 (attributes as keyword constants, `ctx` first for kernels that need it, `Const` values
-bound directly), a `del` after the last reader of each intermediate, and one
-`try/except` around the body that maps the failing line back to its op for the error.
-`Plan.steps` keeps the data the function was generated from.
+bound directly, elementwise kernels specialized to the inputs' static dtypes), a `del`
+after the last reader of each intermediate, and one `try/except` around the body that
+maps the failing line back to its op for the error. `Plan.steps` keeps the data the
+function was generated from.
 """
 
 import keyword
 import os
+from functools import partial
 
 from runtime import recording, registry
 from runtime.errors import InvalidArgumentError, OpError, format_location, op_error
@@ -87,7 +89,7 @@ class Plan:
                     frees[step].append(slot)
 
         # (kernel, input slots, output slots, needs ctx, single output, op, freed slots)
-        self.steps = [(op.opdef.kernel, tuple(slots[id(t)] for t in op.inputs),
+        self.steps = [(_kernel(op), tuple(slots[id(t)] for t in op.inputs),
                        tuple(slots[id(t)] for t in op.outputs), op.opdef.needs_context,
                        op.opdef.num_outputs == 1, op, tuple(frees[step]))
                       for step, op in enumerate(ops)]
@@ -98,81 +100,92 @@ class Plan:
         return self.function(ctx, feed_values)
 
 
+def _kernel(op):
+    """The op's kernel, or a faster one for its inputs' static dtypes (`specialize`)."""
+    kernel = op.opdef.kernel
+    specialize = getattr(kernel, "specialize", None)
+    if specialize is None or op.attrs or not op.inputs:
+        return kernel
+    return specialize(*(t.dtype.np_dtype for t in op.inputs)) or kernel
+
+
 def _compile(plan):
     """The plan as one Python function `run(ctx, feeds) -> [fetched values]`."""
-    const = registry._OPS.get("Const")
-    const_kernel = const.kernel if const is not None else None
-    namespace = {"OpError": OpError, "InvalidArgumentError": InvalidArgumentError}
+    namespace = {"OpError": OpError}
     lines = ["def run(ctx, feeds):"]
     if plan.feed_slots:
         lines.append(f"    {''.join(f'v{s}, ' for s in plan.feed_slots)}= feeds")
     lines.append("    try:")
-    line_steps = {}
+    line_steps = {}  # line number -> step index, to name the op that failed
+    const = registry._OPS.get("Const")
     for step, (kernel, ins, outs, needs_ctx, single, op, frees) in enumerate(plan.steps):
-        args = [f"v{s}" for s in ins]
-        if kernel is const_kernel and single:
+        if const is not None and kernel is const.kernel:
             namespace[f"c{step}"] = op.attrs["value"]
             call = f"c{step}"
         else:
             namespace[f"k{step}"] = kernel
-            if needs_ctx:
-                args.insert(0, "ctx")
-            if all(name.isidentifier() and not keyword.iskeyword(name) for name in op.attrs):
-                for j, (name, value) in enumerate(op.attrs.items()):
-                    namespace[f"a{step}_{j}"] = value
-                    args.append(f"{name}=a{step}_{j}")
-            else:
-                namespace[f"a{step}"] = op.attrs
-                args.append(f"**a{step}")
-            call = f"k{step}({', '.join(args)})"
+            call = f"k{step}({', '.join(_arguments(step, op, ins, needs_ctx, namespace))})"
         dead = set(frees)
         if single and outs[0] in dead:  # nobody reads the result: never bind it
             dead.discard(outs[0])
             statement = call
-        elif single:
-            statement = f"v{outs[0]} = {call}"
         elif outs:
-            statement = f"{''.join(f'v{s}, ' for s in outs)}= {call}"
+            statement = f"{_targets(outs, single)} = {call}"
         else:
             statement = call
         line_steps[len(lines) + 1] = step
         lines.append(f"        {statement}")
         if dead:
             lines.append(f"        del {', '.join(f'v{s}' for s in sorted(dead))}")
+    if not plan.steps:
+        lines.append("        pass")
     lines += ["    except OpError:",
               "        raise",
-              "    except InvalidArgumentError as e:",
-              "        raise invalid_argument(e) from None",
               "    except Exception as e:",
-              "        raise failed(e) from e",
+              "        raise failed(e)",
               f"    return [{', '.join(f'v{s}' for s in plan.fetch_slots)}]"]
-    if not plan.steps:  # `try` needs a body
-        lines.insert(lines.index("    try:") + 1, "        pass")
 
-    def failing_op(e):
+    def failed(e):
+        """The error to raise for `e`: an OpError naming the failing op (an
+        InvalidArgumentError gets the op and its line appended instead)."""
         tb = e.__traceback__
         while tb is not None and tb.tb_frame.f_code is not code:
             tb = tb.tb_next
         step = line_steps.get(tb.tb_lineno) if tb is not None else None
-        return None if step is None else plan.steps[step][5]
-
-    def invalid_argument(e):
-        op = failing_op(e)
-        if op is None:
+        if step is None:
             return e
-        return type(e)(f"{e}\n  (op '{op.name}' ({op.type}) created at "
-                       f"{format_location(op.location)})")
+        op = plan.steps[step][5]
+        if isinstance(e, InvalidArgumentError):
+            error = type(e)(f"{e}\n  (op '{op.name}' ({op.type}) created at "
+                            f"{format_location(op.location)})")
+            error.__suppress_context__ = True  # as `raise ... from None`
+            return error
+        error = op_error(op, e)
+        error.__cause__ = e  # as `raise ... from e`
+        return error
 
-    def failed(e):
-        op = failing_op(e)
-        return e if op is None else op_error(op, e)
-
-    namespace["invalid_argument"] = invalid_argument
     namespace["failed"] = failed
     exec(compile("\n".join(lines) + "\n", _FILENAME, "exec"), namespace)
     function = namespace["run"]
     code = function.__code__
     return function
+
+
+def _arguments(step, op, ins, needs_ctx, namespace):
+    """The call's arguments: ctx, the input slots, the attributes as keyword constants."""
+    args = (["ctx"] if needs_ctx else []) + [f"v{s}" for s in ins]
+    if all(name.isidentifier() and not keyword.iskeyword(name) for name in op.attrs):
+        for j, (name, value) in enumerate(op.attrs.items()):
+            namespace[f"a{step}_{j}"] = value
+            args.append(f"{name}=a{step}_{j}")
+    else:
+        namespace[f"a{step}"] = op.attrs
+        args.append(f"**a{step}")
+    return args
+
+
+def _targets(outs, single):
+    return f"v{outs[0]}" if single else "".join(f"v{s}, " for s in outs)
 
 
 def subgraph_plan(graph):
@@ -197,10 +210,27 @@ def run_subgraph_method(ctx, graph, inputs):
 _DIRECT_RUNNERS = {run_subgraph_method, recording.EagerContext.run_subgraph}
 
 
+def call_subgraph(ctx, graph, inputs):
+    """`ctx.run_subgraph(graph, inputs)`, without the detour for a standard context."""
+    if getattr(type(ctx), "run_subgraph", None) in _DIRECT_RUNNERS:
+        return subgraph_plan(graph).function(ctx, inputs)
+    return ctx.run_subgraph(graph, inputs)
+
+
 def subgraph_runner(ctx, graph):
     """`run(inputs)`, the same as `ctx.run_subgraph(graph, inputs)`, for repeated calls."""
     if getattr(type(ctx), "run_subgraph", None) in _DIRECT_RUNNERS:
-        function = subgraph_plan(graph).function
-        return lambda inputs: function(ctx, inputs)
-    run = ctx.run_subgraph
-    return lambda inputs: run(graph, inputs)
+        return partial(subgraph_plan(graph).function, ctx)
+    return partial(ctx.run_subgraph, graph)
+
+
+def forwarded_input(graph):
+    """The index of the input that `graph`'s single output is, when the graph only
+    forwards it (no stateful ops); else None. (A rotated loop's condition graph.)"""
+    if len(graph.outputs) != 1 or graph.stateful_ops:
+        return None
+    output = graph.outputs[0]
+    for i, t in enumerate(graph.inputs):
+        if t is output:
+            return i
+    return None

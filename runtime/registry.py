@@ -76,17 +76,38 @@ def describe_inputs(inputs):
 def apply(name, inputs, attrs=None, op_name=None):
     """Run op `name` on `inputs` (tensors) now, or add it to the graph being built."""
     opdef = _OPS[name]
-    graph = context.current_graph()
-    if graph is None:
-        for t in inputs:
-            if isinstance(t, SymbolicTensor):
-                graph = t.graph
-                break
-        else:  # eager: the common case, kept short (see benchmarks/function_overhead.py)
-            outputs = _run_eager(opdef, inputs, attrs or _NO_ATTRS)
-            if recording.active_tapes:
-                recording.record(opdef, inputs, attrs or {}, outputs)
-            return outputs[0] if opdef.num_outputs == 1 else outputs
+    graphs = context.graph_stack()
+    if graphs:
+        return _add_op(graphs[-1], opdef, inputs, attrs, op_name)
+    arrays = []
+    for t in inputs:
+        if isinstance(t, SymbolicTensor):
+            return _add_op(t.graph, opdef, inputs, attrs, op_name)
+        arrays.append(t._value)
+    # Eager, the common case, kept short (benchmarks/function_overhead.py).
+    try:
+        if opdef.needs_context:
+            result = opdef.kernel(recording.EAGER_CONTEXT, *arrays, **(attrs or {}))
+        elif attrs:
+            result = opdef.kernel(*arrays, **attrs)
+        else:
+            result = opdef.kernel(*arrays)
+    except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError) as e:
+        raise type(e)(f"{opdef.name}: {e} (inputs: {describe_inputs(inputs)})") from None
+    if opdef.num_outputs == 1:
+        if type(result) is not np.ndarray:  # ufuncs give numpy scalars for 0-d inputs
+            result = np.asarray(result)
+        output = EagerTensor(result, _DTYPES.get(result.dtype) or _dtype(result))
+        if recording.active_tapes:
+            recording.record(opdef, inputs, attrs or {}, (output,))
+        return output
+    outputs = tuple(map(_eager_tensor, result))
+    if recording.active_tapes:
+        recording.record(opdef, inputs, attrs or {}, outputs)
+    return outputs
+
+
+def _add_op(graph, opdef, inputs, attrs, op_name):
     attrs = attrs or {}
     outputs = graph.create_op(opdef, inputs, attrs, name=op_name).outputs
     if recording.active_tapes:
@@ -94,28 +115,14 @@ def apply(name, inputs, attrs=None, op_name=None):
     return outputs[0] if opdef.num_outputs == 1 else outputs
 
 
-_NO_ATTRS = {}
 _DTYPES = {}  # numpy dtype -> DType, filled as results come
 
 
+def _dtype(array):
+    dtype = _DTYPES[array.dtype] = dtypes.as_dtype(array.dtype)
+    return dtype
+
+
 def _eager_tensor(result):
-    if type(result) is not np.ndarray:
-        result = np.asarray(result)
-    dtype = _DTYPES.get(result.dtype)
-    if dtype is None:
-        dtype = _DTYPES[result.dtype] = dtypes.as_dtype(result.dtype)
-    return EagerTensor(result, dtype)
-
-
-def _run_eager(opdef, inputs, attrs):
-    arrays = [t._value for t in inputs]
-    try:
-        if opdef.needs_context:
-            result = opdef.kernel(recording.EAGER_CONTEXT, *arrays, **attrs)
-        else:
-            result = opdef.kernel(*arrays, **attrs)
-    except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError) as e:
-        raise type(e)(f"{opdef.name}: {e} (inputs: {describe_inputs(inputs)})") from None
-    if opdef.num_outputs == 1:
-        return (_eager_tensor(result),)
-    return tuple(map(_eager_tensor, result))
+    array = result if type(result) is np.ndarray else np.asarray(result)
+    return EagerTensor(array, _DTYPES.get(array.dtype) or _dtype(array))

@@ -65,11 +65,19 @@ class Session:
     def run(self, fetches, feed_dict=None):
         if self._closed:
             raise RuntimeError("this Session is closed")
+        if type(fetches) is SymbolicTensor and fetches.op.graph is self.graph:
+            # One tensor, the common case: no nest walk, no pickers.
+            feed_tensors, feed_values = self._feeds(feed_dict) if feed_dict else ((), [])
+            key = ((id(fetches),), (), tuple(map(id, feed_tensors)))
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = self._plans[key] = Plan(self.graph, [fetches], (), feed_tensors)
+            return _fetched(plan.run(self, feed_values)[0])
         leaves = nest.flatten(fetches)
         tensors, ops, pickers = [], [], []
         for leaf in leaves:
             pickers.append(self._fetch_target(leaf, tensors, ops))
-        feed_tensors, feed_values = self._feeds(feed_dict or {})
+        feed_tensors, feed_values = self._feeds(feed_dict) if feed_dict else ((), [])
         key = (tuple(map(id, tensors)), tuple(map(id, ops)), tuple(map(id, feed_tensors)))
         plan = self._plans.get(key)
         if plan is None:
@@ -110,6 +118,13 @@ class Session:
     def _feeds(self, feed_dict):
         tensors, values = [], []
         for key, value in feed_dict.items():
+            # The common case first: a numpy array of the right dtype and a matching shape.
+            if type(key) is SymbolicTensor and type(value) is np.ndarray and \
+                    key.op.graph is self.graph and value.dtype == key._dtype.np_dtype and \
+                    _shape_matches(key._shape.dims, value.shape):
+                tensors.append(key)
+                values.append(value)
+                continue
             tensor = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
             if not isinstance(tensor, SymbolicTensor):
                 raise TypeError(f"feed_dict keys must be symbolic tensors of the graph, got "
@@ -128,6 +143,14 @@ class Session:
         return tensors, values
 
 
+def _shape_matches(dims, shape):
+    """`TensorShape(dims).is_compatible_with(shape)` for a concrete `shape`, quickly."""
+    return dims is None or dims == shape or (
+        len(dims) == len(shape) and all(d is None or d == s for d, s in zip(dims, shape)))
+
+
 def _fetched(value):
-    array = np.asarray(value)
+    if isinstance(value, np.generic):  # what a ufunc gives for 0-d inputs
+        return value
+    array = value if type(value) is np.ndarray else np.asarray(value)
     return array[()] if array.ndim == 0 else array

@@ -14,6 +14,7 @@ from runtime import dtypes
 from runtime.ops import infer
 from runtime.ops.core import binary_operands, convert_to_tensor
 from runtime.registry import OpDef, apply, register
+from runtime.tensor import EagerTensor
 
 _BOOL = np.dtype(np.bool_)
 
@@ -39,14 +40,24 @@ try:  # numpy >= 2: errstate is a context variable; setting it directly costs ~0
     _IGNORE_ALL = _make_extobj(all="ignore")
     _set_errstate, _reset_errstate = _extobj_contextvar.set, _extobj_contextvar.reset
 except ImportError:  # pragma: no cover - other numpy versions take the public way
-    _set_errstate = None
+    _IGNORE_ALL = {"all": "ignore"}
+
+    def _set_errstate(settings):
+        state = np.errstate(**settings)
+        state.__enter__()
+        return state
+
+    def _reset_errstate(state):
+        state.__exit__(None, None, None)
 
 
-def _silently(fn):
-    """`fn` computing with all floating-point warnings ignored: TensorFlow returns inf and
-    nan silently where numpy would warn (np.errstate, without its ~1 µs per call)."""
-    if _set_errstate is None:
-        return np.errstate(all="ignore")(fn)
+# TensorFlow returns inf/nan silently where numpy would warn, so kernels on floats compute
+# with all floating-point warnings ignored (np.errstate's effect, without its ~1 µs per
+# call). Only floats warn, so integer and bool ops skip it.
+
+
+def _quiet(fn):
+    """`fn` with floating-point warnings ignored."""
 
     def quiet(*arrays):
         token = _set_errstate(_IGNORE_ALL)
@@ -58,31 +69,75 @@ def _silently(fn):
     return quiet
 
 
-def _kernel(fn, kinds, result, cast_inputs):
-    quiet = _silently(fn)
-    if result is same and not cast_inputs:  # most ops: the result has the inputs' dtype
+def _kernel(fn, kinds, result, cast_inputs, arity):
+    # The result has the inputs' dtype for most ops: those get kernels of their arity,
+    # the hottest code of eager execution (benchmarks/function_overhead.py).
+    if result is same and not cast_inputs and arity == 2:
+        def kernel(x, y):
+            want = x.dtype
+            kind = want.kind
+            if kind not in kinds or y.dtype.kind not in kinds:
+                infer.require_kind(want, kinds)
+                infer.require_kind(y.dtype, kinds)
+            if kind == "f":
+                token = _set_errstate(_IGNORE_ALL)
+                try:
+                    out = fn(x, y)
+                finally:
+                    _reset_errstate(token)
+            else:
+                out = fn(x, y)
+            got = out.dtype
+            return out if got is want or got == want else out.astype(want)
+    elif result is same and not cast_inputs and arity == 1:
+        def kernel(x):
+            want = x.dtype
+            kind = want.kind
+            if kind not in kinds:
+                infer.require_kind(want, kinds)
+            if kind == "f":
+                token = _set_errstate(_IGNORE_ALL)
+                try:
+                    out = fn(x)
+                finally:
+                    _reset_errstate(token)
+            else:
+                out = fn(x)
+            got = out.dtype
+            return out if got is want or got == want else out.astype(want)
+    else:
         def kernel(*arrays):
-            want = arrays[0].dtype
             for a in arrays:
                 if a.dtype.kind not in kinds:
                     infer.require_kind(a.dtype, kinds)
-            # Only floats warn, so integer ops skip the errstate.
-            out = quiet(*arrays) if want.kind == "f" else fn(*arrays)
+            want = result(arrays[0].dtype)
+            if cast_inputs and arrays[0].dtype != want:
+                arrays = [a.astype(want) for a in arrays]
+            if want.kind == "f" or arrays[0].dtype.kind == "f":
+                token = _set_errstate(_IGNORE_ALL)
+                try:
+                    out = fn(*arrays)
+                finally:
+                    _reset_errstate(token)
+            else:
+                out = fn(*arrays)
             return out if out.dtype == want else out.astype(want)
 
-        return kernel
+    exact = isinstance(fn, np.ufunc) or getattr(fn, "keeps_dtype", False)
+    quiet = _quiet(fn)
 
-    def kernel(*arrays):
-        for a in arrays:
-            if a.dtype.kind not in kinds:
-                infer.require_kind(a.dtype, kinds)
-        want = result(arrays[0].dtype)
-        if cast_inputs and arrays[0].dtype != want:
-            arrays = [a.astype(want) for a in arrays]
-        floats = want.kind == "f" or arrays[0].dtype.kind == "f"
-        out = quiet(*arrays) if floats else fn(*arrays)
-        return out if out.dtype == want else out.astype(want)
+    def specialize(*np_dtypes):
+        """The kernel for inputs known (statically, in a compiled plan) to have these
+        dtypes: `fn` itself, or `fn` under ignored float warnings, when that gives the
+        same result as `kernel`; else None (keep `kernel`)."""
+        first = np_dtypes[0]
+        if not exact or first.kind not in "biuf" or first.kind not in kinds or \
+                any(d != first for d in np_dtypes) or result(first) != first and \
+                result is not boolean:
+            return None
+        return quiet if first.kind == "f" else fn
 
+    kernel.specialize = specialize
     return kernel
 
 
@@ -96,8 +151,8 @@ def _infer(kinds, result):
     return rule
 
 
-def _register(op, fn, kinds, result, cast_inputs):
-    register(OpDef(op, _kernel(fn, kinds, result, cast_inputs), _infer(kinds, result)))
+def _register(op, fn, kinds, result, cast_inputs, arity):
+    register(OpDef(op, _kernel(fn, kinds, result, cast_inputs, arity), _infer(kinds, result)))
 
 
 def _named(fn, name, doc):
@@ -108,7 +163,7 @@ def _named(fn, name, doc):
 
 def unary(op, name, fn, kinds, doc, result=same):
     """Register `op` (y = fn(x), elementwise) and return the user function `name(x)`."""
-    _register(op, fn, kinds, result, cast_inputs=False)
+    _register(op, fn, kinds, result, cast_inputs=False, arity=1)
 
     def user_fn(x, name=None):
         return apply(op, [convert_to_tensor(x)], op_name=name)
@@ -122,10 +177,11 @@ def binary(op, name, fn, kinds, doc, result=same, cast_inputs=False):
     `cast_inputs`: cast both operands to the result dtype before `fn` (truediv on ints
     divides in floating point, as TensorFlow does).
     """
-    _register(op, fn, kinds, result, cast_inputs)
+    _register(op, fn, kinds, result, cast_inputs, arity=2)
 
     def user_fn(x, y, name=None):
-        x, y = binary_operands(x, y, user_fn.__name__)
+        if type(x) is not EagerTensor or type(y) is not EagerTensor or x._dtype is not y._dtype:
+            x, y = binary_operands(x, y, user_fn.__name__)  # (two such tensors pass as is)
         return apply(op, [x, y], op_name=name)
 
     return _named(user_fn, name, doc)
@@ -136,8 +192,9 @@ def integer_division(fn):
     would warn and return 0, TensorFlow raises)."""
 
     def divide(x, y):
-        if y.dtype.kind in "iu" and np.any(y == 0):
+        if y.dtype.kind in "iu" and (not y if y.ndim == 0 else not y.all()):
             raise ZeroDivisionError("integer division by zero")
         return fn(x, y)
 
+    divide.keeps_dtype = True  # as `fn`, a ufunc
     return divide
