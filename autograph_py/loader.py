@@ -5,16 +5,21 @@ function's definition) once, inside a factory whose parameters are `ag__` and th
 original's free variables; `instantiate(factory, fn, operators)` then builds, for each
 function object of that code, a function with the original's globals, closure cells
 (shared, so `nonlocal` writes stay visible both ways), defaults, keyword defaults, name,
-qualname, module and doc. The function's own name stays a global (or the original's
-cell), so recursion by name reaches what the user's module binds. The generated source
-is registered in `linecache` under a name of its own, so tracebacks show it, and in the
-source map, so errors name the user's lines.
+qualname, module and doc (defaults and annotations are never evaluated again: the
+factory's copy of the `def` has None in their place). The function's own name stays a
+global (or the original's cell), so recursion by name reaches what the user's module
+binds. The generated source is registered in `linecache` under a name of its own, so
+tracebacks show it, and in the source map, so errors name the user's lines.
 """
 
+import ast
+import copy
 import itertools
 import linecache
 import textwrap
 import types
+
+import gast
 
 from autograph_py import source_map
 
@@ -26,6 +31,33 @@ def _generated_filename(fn):
     return f"<autograph_py converted {fn.__module__}.{fn.__qualname__} #{next(_counter)}>"
 
 
+def _without_def_time_expressions(node):
+    """The definition's source with defaults and annotations replaced by None.
+
+    The factory executes the `def`; its defaults and annotations would be evaluated there,
+    where the user's names (globals, the enclosing function's locals) are not visible.
+    `instantiate` takes the original's evaluated defaults instead. `ast.unparse` prints a
+    signature on one line, so the text keeps the line structure of `to_code`'s.
+    """
+    none = gast.Constant(value=None, kind=None)
+    args = copy.copy(node.args)
+    args.defaults = [none for _ in args.defaults]
+    args.kw_defaults = [None if d is None else none for d in args.kw_defaults]
+    for field in ("posonlyargs", "args", "kwonlyargs"):
+        setattr(args, field, [_unannotated(a) for a in getattr(args, field)])
+    args.vararg = args.vararg and _unannotated(args.vararg)
+    args.kwarg = args.kwarg and _unannotated(args.kwarg)
+    stripped = copy.copy(node)
+    stripped.args, stripped.returns = args, None
+    return ast.unparse(gast.gast_to_ast(stripped))
+
+
+def _unannotated(arg):
+    arg = copy.copy(arg)
+    arg.annotation = None
+    return arg
+
+
 def compile_factory(fn, converted_node, source):
     """Compile the factory once; the result is reusable for every closure of `fn`'s code."""
     freevars = fn.__code__.co_freevars
@@ -35,7 +67,7 @@ def compile_factory(fn, converted_node, source):
     # calling itself by its global name would get a cell instead of the module's global.
     # A name that is a free variable of the original already is the user's cell.
     declare = "" if name in freevars else f"    global {name}\n"
-    body = textwrap.indent(source, "    ")
+    body = textwrap.indent(_without_def_time_expressions(converted_node), "    ")
     factory_source = f"def {_FACTORY}({params}):\n{declare}{body}\n    return {name}\n"
     filename = _generated_filename(fn)
     # The generated source starts after the factory's header lines.

@@ -211,12 +211,39 @@ def _int_array(value):
     return array.astype(np.int32)
 
 
+_INT_LIMITS = {}
+_FLOAT_MAX = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32)}
+
+
+def _python_number(value, dtype):
+    """Fast path of `to_array` for an int or float that `dtype` holds exactly (or, for
+    floats, within precision); None sends every other case to the general checks."""
+    np_dtype = dtypes.as_dtype(dtype).np_dtype
+    kind = np_dtype.kind
+    if kind == "f":
+        if abs(value) > _FLOAT_MAX.get(np_dtype, np.inf):
+            return None  # would overflow: the general path says so
+        return np.asarray(value, np_dtype)
+    if kind in "iu" and (type(value) is int or value.is_integer()):
+        limits = _INT_LIMITS.get(np_dtype)
+        if limits is None:
+            info = np.iinfo(np_dtype)
+            limits = _INT_LIMITS[np_dtype] = (int(info.min), int(info.max))
+        if limits[0] <= value <= limits[1]:
+            return np.asarray(int(value), np_dtype)
+    return None
+
+
 def to_array(value, dtype=None):
     """A numpy array for a Python value, numpy value or eager tensor.
 
     Without `dtype`, Python numbers follow DESIGN.md §3. With `dtype`, the conversion must
     be lossless (2.0 → int32 is fine, 2.5 → int32 is a TypeError).
     """
+    if dtype is not None and type(value) in (int, float):
+        array = _python_number(value, dtype)
+        if array is not None:
+            return array
     if isinstance(value, EagerTensor):
         array = value._value
     elif isinstance(value, np.ndarray):
@@ -252,7 +279,7 @@ def cast_lossless(array, dtype, original):
     if array.dtype.kind in "US" or array.dtype == object:
         raise TypeError(f"cannot convert {original!r} to a tensor of dtype {dtype.name}")
     with np.errstate(all="ignore"):
-        converted = array.astype(dtype.np_dtype)
+        converted = array.astype(dtype.np_dtype)  # overflow is reported below, not warned
         back = converted.astype(array.dtype)
     same = back == array
     if array.dtype.kind == "f":

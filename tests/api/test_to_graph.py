@@ -208,3 +208,24 @@ def test_to_graph_of_an_ag_function_converts_the_python_function():
         assert out.op.type == "If"
         with ag.Session() as sess:
             assert sess.run(out, {x: -3.0}) == halve_positive(-3.0)
+
+
+def _make_with_enclosing_default():
+    scale = 3
+
+    def scaled(x, factor=scale, *, ops: "annotation" = ag, offset: int = 0):  # noqa: F821
+        if x > 0:
+            x = ops.multiply(x, factor) if isinstance(x, ag.Tensor) else x * factor
+        return x + offset
+
+    return scaled
+
+
+def test_defaults_and_annotations_are_not_evaluated_again():
+    # `scale` is a local of the enclosing function (not a free variable of `scaled`) and
+    # `ag` a global: the converted function must take the original's evaluated defaults.
+    scaled = _make_with_enclosing_default()
+    converted = ag.to_graph(scaled)
+    assert converted(2) == scaled(2) == 6
+    assert converted(-2, 5, offset=1) == scaled(-2, 5, offset=1)
+    assert float(converted(ag.constant(2.0))) == float(scaled(ag.constant(2.0)))
