@@ -26,15 +26,7 @@ import tracemalloc
 
 
 def median_time(fn, repeats=7, warmup=2, number=1):
-    for _ in range(warmup):
-        fn()
-    samples = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        for _ in range(number):
-            fn()
-        samples.append((time.perf_counter() - start) / number)
-    return statistics.median(samples)
+    return time_stats(fn, repeats, warmup, number)[0]
 
 
 def time_stats(fn, repeats=7, warmup=2, number=1):
