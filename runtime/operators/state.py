@@ -22,12 +22,23 @@ from runtime import nest
 from runtime.operators.lists import TensorList
 from runtime.tensor import Tensor
 
+# Symbols the converters introduce (docs/converters.md), described in the user's terms.
+_GENERATED = (("retval_", "the return value"), ("do_return", "the early-return flag"),
+              ("break_", "the break flag"), ("continue_", "the continue flag"))
+
+
+def describe_symbol(name):
+    for prefix, meaning in _GENERATED:
+        if name.startswith(prefix):
+            return f"{meaning} ({name})"
+    return name
+
 
 def leaf_names(state, symbol_names):
     names = []
     for i, value in enumerate(state):
         name = symbol_names[i] if i < len(symbol_names) else f"state[{i}]"
-        names.extend(_leaf_paths(value, name))
+        names.extend(_leaf_paths(value, describe_symbol(name)))
     return names
 
 

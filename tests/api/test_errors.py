@@ -171,3 +171,16 @@ def test_errors_keep_their_type_and_are_noted_once():
         with pytest.raises(ValueError) as info:
             build(one_branch, (ag.float32, ()))
         assert len(info.value.__notes__) == 1
+
+
+def returns_two_dtypes(x):
+    if x > 0:
+        return x
+    return "negative"
+
+
+def test_return_values_of_different_dtypes_are_named_as_the_return_value():
+    with pytest.raises(TypeError, match="the return value") as info:
+        build(returns_two_dtypes, (ag.float32, ()))
+    assert "float32" in str(info.value) and "string" in str(info.value)
+    assert_points_at(info.value, returns_two_dtypes, "if x > 0:")
