@@ -19,6 +19,7 @@ import functools
 import inspect
 import os
 import sysconfig
+import textwrap
 import types
 import warnings
 import weakref
@@ -159,6 +160,9 @@ def to_code(fn, recursive=True):
     fn, _ = _unwrap_callable(inspect.unwrap(fn))
     if fn is None:
         raise TypeError("to_code() needs a Python function or method")
+    if is_converted(fn) and not getattr(fn, "__ag_converted__", False):
+        # From a module `autograph convert` wrote: its source already is converted code.
+        return textwrap.dedent(inspect.getsource(fn))
     return _factory(fn, recursive)[1]
 
 

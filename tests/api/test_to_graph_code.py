@@ -97,3 +97,24 @@ def test_identical_functions_give_identical_code():
 def test_golden_code_runs_like_the_original():
     for args in (([1, 5, 2], 3), ([1, 2], 9)):
         assert ag.to_graph(first_over)(*args) == first_over(*args)
+
+
+def test_to_code_of_an_already_converted_module_returns_its_source(tmp_path):
+    import importlib.util
+    import inspect
+
+    source = "def square_if_positive(x):\n    if x > 0:\n        x = x * x\n    return x\n"
+    original = tmp_path / "original_mod.py"
+    original.write_text(source)
+    converted_path = tmp_path / "converted_mod.py"
+    spec = importlib.util.spec_from_file_location("original_mod", original)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    converted_path.write_text("from autograph_py import operators as ag__\n\n\n" +
+                              ag.to_code(module.square_if_positive))
+    spec = importlib.util.spec_from_file_location("converted_mod", converted_path)
+    converted = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(converted)
+    code = ag.to_code(converted.square_if_positive)
+    assert code == inspect.getsource(converted.square_if_positive)
+    assert code.count("ag__.if_stmt(") == 1  # not converted a second time
