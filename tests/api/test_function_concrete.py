@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import autograph_py as ag
+from tests.converters.corpus import sum_even  # the seed's function
 
 # --- functions calling functions ------------------------------------------------------
 
@@ -169,14 +170,6 @@ def test_seed_9_cache_hit_keeps_the_dtype_and_shape(capsys):
 
 
 def test_seed_11_autograph_on_matches_plain_python_on_several_lists():
-    def sum_even(items):
-        s = 0
-        for c in items:
-            if c % 2 > 0:
-                continue
-            s += c
-        return s
-
     on = ag.function(sum_even)
     for items in ([10, 12, 15, 20], [1, 3, 5, 7], [2, 4, 6, 8], [0, 0, 0, 1]):
         assert int(on(ag.constant(items))) == sum_even(items)
