@@ -1,21 +1,20 @@
 """autograph_py: Python control flow over tensors, staged into dataflow graphs.
 
 `import autograph_py as ag` gives the whole user-facing API: the runtime's tensors, ops,
-graphs, sessions, variables and gradient tape (re-exported from `runtime.api`), and the
+graphs, sessions, variables and gradient tape (re-exported from `autograph_py.runtime.api`), and the
 converter's entry points `to_code`, `to_graph`, `function`, `convert`, `do_not_convert`.
 """
 
-import converters
-from autograph_py import error_rewriting, source_map
+from autograph_py import converters, error_rewriting, source_map
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
+from autograph_py.converters.errors import ConversionError
 from autograph_py.directives import set_loop_options
 from autograph_py.function import ConcreteFunction, Function, function
-from converters.errors import ConversionError
-from runtime import errors as _runtime_errors
-from runtime.api import *  # noqa: F401,F403
-from runtime.api import __all__ as _ops_all
-from runtime.core_api import *  # noqa: F401,F403
-from runtime.core_api import __all__ as _core_all
+from autograph_py.runtime import errors as _runtime_errors
+from autograph_py.runtime.api import *  # noqa: F401,F403
+from autograph_py.runtime.api import __all__ as _ops_all
+from autograph_py.runtime.core_api import *  # noqa: F401,F403
+from autograph_py.runtime.core_api import __all__ as _core_all
 
 __version__ = "0.1.0"
 

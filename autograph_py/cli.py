@@ -25,7 +25,7 @@ from autograph_py import __version__
 from autograph_py.cli_convert import convert_text
 from autograph_py.cli_output import prepare_outputs, write_atomically
 from autograph_py.cli_source import UsageError, read_input, split_lines
-from converters.errors import ConversionError
+from autograph_py.converters.errors import ConversionError
 
 OK, PROBLEMS, USAGE = 0, 1, 2
 

@@ -28,10 +28,10 @@ import tokenize
 import gast
 
 from autograph_py.cli_source import newline_of, split_lines
-from converters import parser, pipeline
-from converters.errors import ConversionError
-from converters.functions import is_do_not_convert
-from converters.transformer import ConversionContext
+from autograph_py.converters import parser, pipeline
+from autograph_py.converters.errors import ConversionError
+from autograph_py.converters.functions import is_do_not_convert
+from autograph_py.converters.transformer import ConversionContext
 
 RUNTIME_ALIAS = "ag__"
 RUNTIME_IMPORT = f"from autograph_py import operators as {RUNTIME_ALIAS}"

@@ -13,7 +13,7 @@ import io
 import os
 import sys
 
-from converters.errors import ConversionError
+from autograph_py.converters.errors import ConversionError
 
 STDIN = "-"
 STDIN_NAME = "<stdin>"

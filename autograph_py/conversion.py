@@ -27,10 +27,10 @@ import weakref
 import gast
 
 from autograph_py import error_rewriting, loader
-from converters import parser, pipeline
-from converters.errors import ConversionError
-from converters.transformer import ConversionContext
-from runtime import context
+from autograph_py.converters import parser, pipeline
+from autograph_py.converters.errors import ConversionError
+from autograph_py.converters.transformer import ConversionContext
+from autograph_py.runtime import context
 
 _factories = {}                        # (code, recursive) -> (factory, source)
 _instances = weakref.WeakKeyDictionary()  # fn -> {recursive: converted function}
@@ -38,9 +38,8 @@ _instances = weakref.WeakKeyDictionary()  # fn -> {recursive: converted function
 
 def _library_prefixes():
     paths = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-    here = os.path.dirname(os.path.abspath(__file__))
-    root = os.path.dirname(here)
-    paths.update(os.path.join(root, pkg) for pkg in ("autograph_py", "runtime", "converters"))
+    # Our own three packages (their folders differ from the import names in a checkout).
+    paths.update(os.path.dirname(m.__file__) for m in (error_rewriting, parser, context))
     return tuple(os.path.abspath(p) + os.sep for p in paths if p)
 
 
@@ -203,9 +202,9 @@ def _after_side_effects(result, graph, stateful_ops):
     """`result` with every symbolic output depending on `stateful_ops`, so fetching a
     result of converted code also runs its prints, asserts and assignments, in order
     (as TensorFlow's automatic control dependencies do)."""
-    from runtime import nest
-    from runtime.ops.core import identity
-    from runtime.tensor import SymbolicTensor
+    from autograph_py.runtime import nest
+    from autograph_py.runtime.ops.core import identity
+    from autograph_py.runtime.tensor import SymbolicTensor
 
     def guarded(value):
         if not isinstance(value, SymbolicTensor) or value.graph is not graph:
@@ -220,7 +219,7 @@ def _after_side_effects(result, graph, stateful_ops):
 
 
 def _builtin_overloads():
-    from runtime.operators import py_builtins
+    from autograph_py.runtime.operators import py_builtins
 
     return py_builtins.BUILTIN_OVERLOADS
 

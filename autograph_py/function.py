@@ -34,14 +34,14 @@ import weakref
 import numpy as np
 
 from autograph_py.conversion import to_graph
-from converters.errors import ConversionError
-from runtime import context, dtypes, nest, recording, variables
-from runtime.executor import Plan
-from runtime.graph import FuncGraph
-from runtime.recording import EAGER_CONTEXT
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor, to_array
-from runtime.tensor_spec import TensorSpec
-from runtime.variables import Variable
+from autograph_py.converters.errors import ConversionError
+from autograph_py.runtime import context, dtypes, nest, recording, variables
+from autograph_py.runtime.executor import Plan
+from autograph_py.runtime.graph import FuncGraph
+from autograph_py.runtime.recording import EAGER_CONTEXT
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, Tensor, to_array
+from autograph_py.runtime.tensor_spec import TensorSpec
+from autograph_py.runtime.variables import Variable
 
 RETRACE_WARNING_THRESHOLD = 5
 
@@ -68,7 +68,7 @@ class ConcreteFunction:
 
     def _call_recorded(self, tensors):
         """Run as one `Call` op, so the gradient tapes recording now see the call."""
-        from runtime.gradients.function_call import call_graph
+        from autograph_py.runtime.gradients.function_call import call_graph
 
         # The Call op's own output tensors: the tapes know those, not copies.
         return self._structure(call_graph(self.graph, tensors))

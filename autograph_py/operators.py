@@ -2,4 +2,4 @@
 `converted_call`, which needs the converter and so lives on this side of the layers."""
 
 from autograph_py.conversion import converted_call  # noqa: F401
-from runtime.operators import *  # noqa: F401,F403
+from autograph_py.runtime.operators import *  # noqa: F401,F403

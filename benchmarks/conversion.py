@@ -33,15 +33,15 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from _harness import row, tensorflow  # noqa: E402
+from autograph_py.converters import parser  # noqa: E402
+from autograph_py.converters.errors import ConversionError  # noqa: E402
+from autograph_py.converters.transformer import ConversionContext  # noqa: E402
 
 from autograph_py.cli_convert import (  # noqa: E402
     convert_definition,
     first_line,
     function_definitions,
 )
-from converters import parser  # noqa: E402
-from converters.errors import ConversionError  # noqa: E402
-from converters.transformer import ConversionContext  # noqa: E402
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 SOURCES = [ROOT / "examples" / "seed.py", *sorted((ROOT / "tests/cli/fixtures").glob("*.py"))]

@@ -31,12 +31,11 @@ from _harness import (  # noqa: E402
     tensorflow,
     write_json,
 )
-
-from runtime import dtypes  # noqa: E402
-from runtime.graph import Graph  # noqa: E402
-from runtime.ops import math_ops as m  # noqa: E402
-from runtime.ops.core import constant, placeholder  # noqa: E402
-from runtime.session import Session  # noqa: E402
+from autograph_py.runtime import dtypes  # noqa: E402
+from autograph_py.runtime.graph import Graph  # noqa: E402
+from autograph_py.runtime.ops import math_ops as m  # noqa: E402
+from autograph_py.runtime.ops.core import constant, placeholder  # noqa: E402
+from autograph_py.runtime.session import Session  # noqa: E402
 
 CHAIN_LENGTH = 50
 CHAIN_SIZE = 1_000_000

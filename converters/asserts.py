@@ -3,8 +3,8 @@
 The message stays lazy, as in Python; without one the thunk is `None`. After this
 pass no `assert` statement remains.
 """
-from converters import templates
-from converters.transformer import Transformer
+from autograph_py.converters import templates
+from autograph_py.converters.transformer import Transformer
 
 
 class AssertTransformer(Transformer):

@@ -7,10 +7,9 @@ control flow checks before every iteration. Its `else` clause, if any, becomes
 `if not break_: ...` after the loop.
 """
 import gast
-
-from converters import anno, templates
-from converters.jumps import JumpLowering, find_jumps, negate
-from converters.transformer import Transformer
+from autograph_py.converters import anno, templates
+from autograph_py.converters.jumps import JumpLowering, find_jumps, negate
+from autograph_py.converters.transformer import Transformer
 
 
 def add_loop_test(loop, test):

@@ -8,9 +8,8 @@ After this pass every call is a call of an `ag__` operator, except calls to `sup
 left as written, so nothing `fn` calls is converted.
 """
 import gast
-
-from converters import templates
-from converters.transformer import Transformer
+from autograph_py.converters import templates
+from autograph_py.converters.transformer import Transformer
 
 
 def is_operator_call(node):

@@ -6,9 +6,8 @@ this pass no IfExp remains (nested ternaries nest `if_exp` calls).
 import ast
 
 import gast
-
-from converters import templates
-from converters.transformer import Transformer
+from autograph_py.converters import templates
+from autograph_py.converters.transformer import Transformer
 
 
 class ConditionalExpressionTransformer(Transformer):

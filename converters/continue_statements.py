@@ -7,10 +7,9 @@ without a flag. Other cases set `continue_ = True` (reset at the top of the body
 guard the statements a `continue` skips with `if not continue_:`.
 """
 import gast
-
-from converters import templates
-from converters.jumps import JumpLowering, find_jumps
-from converters.transformer import Transformer
+from autograph_py.converters import templates
+from autograph_py.converters.jumps import JumpLowering, find_jumps
+from autograph_py.converters.transformer import Transformer
 
 
 class ContinueTransformer(Transformer):

@@ -27,9 +27,8 @@ in the bodies instead of `nonlocal`.
 import dataclasses
 
 import gast
-
-from converters import analysis, anno, templates, traversal
-from converters.transformer import Transformer
+from autograph_py.converters import analysis, anno, templates, traversal
+from autograph_py.converters.transformer import Transformer
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _LOOPS = (gast.For, gast.While)

@@ -8,8 +8,7 @@ of nodes (a loop's extra test), which are copied so no node ends up in two trees
 the other values (scopes, qualified names, flags) are never mutated once set.
 """
 import gast
-
-from converters import anno
+from autograph_py.converters import anno
 
 _AST = gast.AST
 

@@ -6,9 +6,8 @@ loop and become the loop's `opts` dict. Anywhere else such a call is an error: i
 silently do nothing.
 """
 import gast
-
-from converters import anno
-from converters.transformer import Transformer
+from autograph_py.converters import anno
+from autograph_py.converters.transformer import Transformer
 
 DIRECTIVE = 'set_loop_options'
 

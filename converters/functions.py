@@ -8,9 +8,8 @@ defined inside functions (their bodies are not function scopes) are annotated
 `Basic.SKIP_PROCESSING`.
 """
 import gast
-
-from converters import anno
-from converters.transformer import Transformer
+from autograph_py.converters import anno
+from autograph_py.converters.transformer import Transformer
 
 DO_NOT_CONVERT = 'do_not_convert'
 

@@ -16,9 +16,8 @@ entered as the caller allows (return lowering enters loops, break lowering does 
 and raise ConversionError naming the jump, the construct and the line.
 """
 import gast
-
-from converters import templates, traversal
-from converters.transformer import locate
+from autograph_py.converters import templates, traversal
+from autograph_py.converters.transformer import locate
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)

@@ -8,9 +8,8 @@ Only for receivers that are plain names (rebinding an attribute could run a prop
 setter); list literals stay as they are.
 """
 import gast
-
-from converters import templates
-from converters.transformer import Transformer
+from autograph_py.converters import templates
+from autograph_py.converters.transformer import Transformer
 
 
 def _method_call(node, method):

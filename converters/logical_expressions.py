@@ -10,9 +10,8 @@ comparison, like Python. Single comparisons stay as they are. After this pass no
 BoolOp, `not` or chained Compare remains.
 """
 import gast
-
-from converters import templates
-from converters.transformer import Transformer
+from autograph_py.converters import templates
+from autograph_py.converters.transformer import Transformer
 
 _COMPARE_OPS = {
     gast.Eq: '==', gast.NotEq: '!=', gast.Lt: '<', gast.LtE: '<=', gast.Gt: '>',

@@ -4,7 +4,7 @@ Runs after break lowering, so no loop has a `break` any more and its `else` alwa
 when the loop ends: after this pass no loop has an `else`; its statements follow the
 loop.
 """
-from converters.transformer import Transformer
+from autograph_py.converters.transformer import Transformer
 
 
 class LoopElseTransformer(Transformer):

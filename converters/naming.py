@@ -5,8 +5,7 @@ globals it reads, attribute names are not identifiers and do not count) and hand
 `base`, `base_1`, `base_2`, ... skipping anything taken or handed out before.
 """
 import gast
-
-from converters import traversal
+from autograph_py.converters import traversal
 
 RESERVED = frozenset({'ag__'})
 

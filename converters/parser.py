@@ -14,8 +14,7 @@ import linecache
 import textwrap
 
 import gast
-
-from converters.errors import ConversionError
+from autograph_py.converters.errors import ConversionError
 
 
 def _unwrap(fn):

@@ -8,8 +8,7 @@ import ast
 import dataclasses
 
 import gast
-
-from converters import (
+from autograph_py.converters import (
     asserts,
     break_statements,
     call_trees,
@@ -25,10 +24,10 @@ from converters import (
     unsupported,
     variables,
 )
-from converters.copier import copy_tree
-from converters.errors import ConversionError
-from converters.naming import Namer
-from converters.transformer import locate_from_ancestors
+from autograph_py.converters.copier import copy_tree
+from autograph_py.converters.errors import ConversionError
+from autograph_py.converters.naming import Namer
+from autograph_py.converters.transformer import locate_from_ancestors
 
 PIPELINE = (
     # Marks do_not_convert functions before any other pass can enter them.

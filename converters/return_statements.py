@@ -11,11 +11,10 @@ end without returning gets an explicit `return None` first, so every path sets
 `retval_`. A docstring stays the first statement, so the function keeps its `__doc__`.
 """
 import gast
-
-from converters import templates
-from converters.break_statements import add_loop_test
-from converters.jumps import JumpLowering, find_jumps, negate
-from converters.transformer import Transformer
+from autograph_py.converters import templates
+from autograph_py.converters.break_statements import add_loop_test
+from autograph_py.converters.jumps import JumpLowering, find_jumps, negate
+from autograph_py.converters.transformer import Transformer
 
 
 def _split_docstring(body):

@@ -26,9 +26,8 @@ import functools
 import textwrap
 
 import gast
-
-from converters import traversal
-from converters.copier import copy_tree
+from autograph_py.converters import traversal
+from autograph_py.converters.copier import copy_tree
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 

@@ -9,10 +9,9 @@ Nodes annotated `Basic.SKIP_PROCESSING` are returned untouched.
 import dataclasses
 
 import gast
-
-from converters import anno, traversal
-from converters.errors import ConversionError
-from converters.naming import Namer
+from autograph_py.converters import anno, traversal
+from autograph_py.converters.errors import ConversionError
+from autograph_py.converters.naming import Namer
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 _AST = gast.AST

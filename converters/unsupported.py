@@ -6,8 +6,7 @@ only a problem in some positions (jumps inside `try`, misplaced directives) are 
 by the converter that meets them.
 """
 import gast
-
-from converters import anno, traversal
+from autograph_py.converters import anno, traversal
 
 _MESSAGES = {
     gast.Yield: 'generator functions (yield) are not supported',

@@ -5,9 +5,8 @@ Control flow marks those loads (`Basic.MAY_BE_UNDEFINED`) while it introduces th
 name in the message. Every other load stays bare.
 """
 import gast
-
-from converters import anno, templates
-from converters.transformer import Transformer
+from autograph_py.converters import anno, templates
+from autograph_py.converters.transformer import Transformer
 
 
 class VariableTransformer(Transformer):

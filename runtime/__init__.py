@@ -6,4 +6,4 @@ which `autograph_py` re-exports. This package never imports `converters` or
 `autograph_py` (DESIGN.md §2).
 """
 
-from runtime import control_flow, ops, variables  # noqa: F401  (register the ops)
+from autograph_py.runtime import control_flow, ops, variables  # noqa: F401  (register the ops)

@@ -8,8 +8,8 @@ the ops, as in TensorFlow.
 
 from types import SimpleNamespace
 
-from runtime import dtypes
-from runtime.dtypes import (
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.dtypes import (
     DType,
     as_dtype,
     bool_,
@@ -23,8 +23,8 @@ from runtime.dtypes import (
     string,
     uint8,
 )
-from runtime.ops import check_ops, nn_ops, random_ops
-from runtime.ops.array_ops import (
+from autograph_py.runtime.ops import check_ops, nn_ops, random_ops
+from autograph_py.runtime.ops.array_ops import (
     cast,
     concat,
     expand_dims,
@@ -39,14 +39,14 @@ from runtime.ops.array_ops import (
     unstack,
     where,
 )
-from runtime.ops.check_ops import Assert
-from runtime.ops.core import constant, convert_to_tensor, identity, placeholder
-from runtime.ops.creation_ops import fill, ones, ones_like, zeros, zeros_like
-from runtime.ops.creation_ops import range_ as range  # noqa: A004
-from runtime.ops.indexing import strided_slice
-from runtime.ops.logging_ops import print_ as print  # noqa: A004
-from runtime.ops.math_ops import abs_ as abs  # noqa: A004
-from runtime.ops.math_ops import (
+from autograph_py.runtime.ops.check_ops import Assert
+from autograph_py.runtime.ops.core import constant, convert_to_tensor, identity, placeholder
+from autograph_py.runtime.ops.creation_ops import fill, ones, ones_like, zeros, zeros_like
+from autograph_py.runtime.ops.creation_ops import range_ as range  # noqa: A004
+from autograph_py.runtime.ops.indexing import strided_slice
+from autograph_py.runtime.ops.logging_ops import print_ as print  # noqa: A004
+from autograph_py.runtime.ops.math_ops import abs_ as abs  # noqa: A004
+from autograph_py.runtime.ops.math_ops import (
     add,
     divide,
     equal,
@@ -74,8 +74,8 @@ from runtime.ops.math_ops import (
     subtract,
     tanh,
 )
-from runtime.ops.math_ops import pow_ as pow  # noqa: A004
-from runtime.ops.reduction_ops import (
+from autograph_py.runtime.ops.math_ops import pow_ as pow  # noqa: A004
+from autograph_py.runtime.ops.reduction_ops import (
     argmax,
     argmin,
     reduce_all,
@@ -86,8 +86,8 @@ from runtime.ops.reduction_ops import (
     reduce_prod,
     reduce_sum,
 )
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor, is_tensor
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import Tensor, is_tensor
 
 bool = bool_  # noqa: A001  (ag.bool, as tf.bool)
 

@@ -15,12 +15,12 @@ Contract:
 - Stateful ops inside a branch or a body run when, and only when, it runs.
 """
 
-from runtime import context, dtypes, nest
-from runtime.executor import call_subgraph, forwarded_input, subgraph_runner
-from runtime.graph import FuncGraph
-from runtime.ops.core import convert_to_tensor
-from runtime.registry import OpDef, apply, register
-from runtime.tensor import EagerTensor, Tensor, is_symbolic
+from autograph_py.runtime import context, dtypes, nest
+from autograph_py.runtime.executor import call_subgraph, forwarded_input, subgraph_runner
+from autograph_py.runtime.graph import FuncGraph
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.tensor import EagerTensor, Tensor, is_symbolic
 
 # --- the If and While ops -----------------------------------------------------------------
 

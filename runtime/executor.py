@@ -24,8 +24,8 @@ import keyword
 import os
 from functools import partial
 
-from runtime import recording, registry
-from runtime.errors import InvalidArgumentError, OpError, format_location, op_error
+from autograph_py.runtime import recording, registry
+from autograph_py.runtime.errors import InvalidArgumentError, OpError, format_location, op_error
 
 # Generated code gets a file name inside the library, so `errors.user_location()` never
 # takes a plan's frame for the user's code.

@@ -8,10 +8,10 @@ ones by default), None where x does not reach ys (zeros with
 `unconnected_gradients='zero'`).
 """
 
-from runtime import nest
-from runtime.gradients import engine
-from runtime.ops.core import convert_to_tensor
-from runtime.tensor import SymbolicTensor
+from autograph_py.runtime import nest
+from autograph_py.runtime.gradients import engine
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.tensor import SymbolicTensor
 
 
 def _ops_reaching(tensors):

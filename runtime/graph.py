@@ -15,9 +15,9 @@ Contract:
 import contextlib
 import re
 
-from runtime import context, errors
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, SymbolicTensor
+from autograph_py.runtime import context, errors
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor
 
 
 class Operation:
@@ -108,7 +108,7 @@ class Graph:
         try:
             specs = opdef.infer(*inputs, **attrs)
         except (ValueError, TypeError, IndexError) as e:
-            from runtime.registry import describe_inputs
+            from autograph_py.runtime.registry import describe_inputs
 
             raise type(e)(f"{opdef.name}: {e} (inputs: {describe_inputs(inputs)})") from None
         if opdef.num_outputs == 1:
@@ -138,7 +138,7 @@ class Graph:
         entry = self._constants.get(id(tensor))
         if entry is not None and entry[0] is tensor:
             return entry[1]
-        from runtime.registry import get
+        from autograph_py.runtime.registry import get
 
         op = self.create_op(get("Const"), [], {"value": tensor._value, "dtype": tensor.dtype})
         self._constants[id(tensor)] = (tensor, op.outputs[0])
@@ -168,7 +168,7 @@ class Graph:
         return False
 
     def as_text(self):
-        from runtime.graph_text import graph_to_text
+        from autograph_py.runtime.graph_text import graph_to_text
 
         return graph_to_text(self)
 
@@ -176,19 +176,19 @@ class Graph:
         return self.as_text()
 
     def lint(self):
-        from runtime.graph_lint import lint
+        from autograph_py.runtime.graph_lint import lint
 
         lint(self)
         return True
 
     def as_dict(self):
-        from runtime.serialization import graph_to_dict
+        from autograph_py.runtime.serialization import graph_to_dict
 
         return graph_to_dict(self)
 
     @staticmethod
     def from_dict(data):
-        from runtime.serialization import graph_from_dict
+        from autograph_py.runtime.serialization import graph_from_dict
 
         return graph_from_dict(data)
 
@@ -236,7 +236,7 @@ class FuncGraph(Graph):
 
 
 def make_placeholder(graph, dtype, shape, name):
-    from runtime.registry import get
+    from autograph_py.runtime.registry import get
 
     op = graph.create_op(get("Placeholder"), [], {"dtype": dtype, "shape": TensorShape(shape)},
                          name=name)

@@ -16,8 +16,8 @@ attr that hold it). It checks that:
   tensors the subgraphs captured.
 """
 
-from runtime.graph import FuncGraph, Graph, Operation
-from runtime.tensor import SymbolicTensor
+from autograph_py.runtime.graph import FuncGraph, Graph, Operation
+from autograph_py.runtime.tensor import SymbolicTensor
 
 
 def lint(graph, where=""):

@@ -18,11 +18,10 @@ The form is deterministic (no ids or addresses), so tests can compare it verbati
 """
 
 import numpy as np
-
-from runtime.dtypes import DType, as_dtype
-from runtime.graph import FuncGraph, Graph
-from runtime.shapes import TensorShape
-from runtime.variables import Variable
+from autograph_py.runtime.dtypes import DType, as_dtype
+from autograph_py.runtime.graph import FuncGraph, Graph
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.variables import Variable
 
 INDENT = "    "
 # Arrays with more elements print as a shape/dtype summary: a line should stay readable.

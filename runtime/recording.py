@@ -23,7 +23,7 @@ class EagerContext:
         var._value = value
 
     def run_subgraph(self, graph, inputs):
-        from runtime.executor import run_subgraph
+        from autograph_py.runtime.executor import run_subgraph
 
         return run_subgraph(self, graph, inputs)
 

@@ -19,9 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
-
-from runtime import context, dtypes, recording
-from runtime.tensor import EagerTensor, SymbolicTensor
+from autograph_py.runtime import context, dtypes, recording
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor
 
 _OPS = {}
 

@@ -28,13 +28,12 @@ Contract:
 import contextlib
 
 import numpy as np
-
-from runtime import context
-from runtime.dtypes import DType, as_dtype
-from runtime.graph import FuncGraph, Graph
-from runtime.registry import get
-from runtime.shapes import TensorShape
-from runtime.variables import Variable
+from autograph_py.runtime import context
+from autograph_py.runtime.dtypes import DType, as_dtype
+from autograph_py.runtime.graph import FuncGraph, Graph
+from autograph_py.runtime.registry import get
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.variables import Variable
 
 FORMAT = "autograph_py.graph"
 VERSION = 1

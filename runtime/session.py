@@ -15,11 +15,10 @@ Contract:
 """
 
 import numpy as np
-
-from runtime import context, nest
-from runtime.executor import Plan, run_subgraph_method
-from runtime.graph import Operation, get_default_graph
-from runtime.tensor import EagerTensor, SymbolicTensor, to_array
+from autograph_py.runtime import context, nest
+from autograph_py.runtime.executor import Plan, run_subgraph_method
+from autograph_py.runtime.graph import Operation, get_default_graph
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, to_array
 
 
 class Session:

@@ -23,10 +23,10 @@ Contract:
 
 import contextlib
 
-from runtime import context, nest, recording
-from runtime.gradients import engine
-from runtime.tensor import SymbolicTensor, Tensor
-from runtime.variables import Variable
+from autograph_py.runtime import context, nest, recording
+from autograph_py.runtime.gradients import engine
+from autograph_py.runtime.tensor import SymbolicTensor, Tensor
+from autograph_py.runtime.variables import Variable
 
 
 class _Record:

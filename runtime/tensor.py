@@ -11,9 +11,8 @@ Contract:
 """
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.shapes import TensorShape
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.shapes import TensorShape
 
 
 class Tensor:

@@ -16,10 +16,9 @@ but have the wrong dtype raise the op's TypeError.
 import numbers
 
 import numpy as np
-
-from runtime.ops import math_ops
-from runtime.ops.indexing import strided_slice
-from runtime.tensor import Tensor
+from autograph_py.runtime.ops import math_ops
+from autograph_py.runtime.ops.indexing import strided_slice
+from autograph_py.runtime.tensor import Tensor
 
 
 def _tensor_like(value):

@@ -7,9 +7,8 @@ hashable and compare by (shape, dtype), so they serve as cache keys.
 """
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.shapes import TensorShape
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.shapes import TensorShape
 
 
 class TensorSpec:

@@ -15,12 +15,11 @@ Contract:
 """
 
 import numpy as np
-
-from runtime import context
-from runtime.ops.core import convert_to_tensor
-from runtime.registry import OpDef, apply, register
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, Tensor, to_array
+from autograph_py.runtime import context
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import EagerTensor, Tensor, to_array
 
 creation_hooks = []
 _names = {}

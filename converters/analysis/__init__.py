@@ -3,7 +3,13 @@
 `resolve(node)` runs them all in dependency order: qualified names, activity, then the
 control-flow graphs that liveness and reaching definitions are computed on.
 """
-from converters.analysis import activity, cfg, liveness, qual_names, reaching_definitions
+from autograph_py.converters.analysis import (
+    activity,
+    cfg,
+    liveness,
+    qual_names,
+    reaching_definitions,
+)
 
 
 def resolve(node):

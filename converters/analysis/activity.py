@@ -12,9 +12,8 @@ in the enclosing function (`bump()`) also counts its `nonlocal` writes as modifi
 at the call site, so a loop calling it carries the names it rebinds.
 """
 import gast
-
-from converters import anno, traversal
-from converters.analysis.qual_names import QN, qn_of
+from autograph_py.converters import anno, traversal
+from autograph_py.converters.analysis.qual_names import QN, qn_of
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)

@@ -14,8 +14,7 @@ get graphs of their own.
 "defined after" need; `Graph.inside[id(stmt)]` is the set of nodes `stmt` consists of.
 """
 import gast
-
-from converters import traversal
+from autograph_py.converters import traversal
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)

@@ -4,8 +4,8 @@
 statement of the function with `Static.LIVE_VARS_IN` (live before the statement runs)
 and `Static.LIVE_VARS_OUT` (live right after it completes), as frozensets of QNs.
 """
-from converters import anno
-from converters.analysis import activity
+from autograph_py.converters import anno
+from autograph_py.converters.analysis import activity
 
 
 def _solve(graph):

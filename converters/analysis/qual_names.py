@@ -6,8 +6,7 @@ Subscripts with computed indices (`a[i]`) get no QN: writing them mutates `a`.
 Expressions under a loop's `Basic.EXTRA_LOOP_TEST` are resolved too.
 """
 import gast
-
-from converters import anno, traversal
+from autograph_py.converters import anno, traversal
 
 
 class QN:

@@ -8,9 +8,8 @@ that is what a converted loop must carry itself. Parameters are bound at entry. 
 that are not local to the function (globals, closures) are not tracked.
 """
 import gast
-
-from converters import anno
-from converters.analysis import activity
+from autograph_py.converters import anno
+from autograph_py.converters.analysis import activity
 
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)
 

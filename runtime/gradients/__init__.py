@@ -9,7 +9,7 @@ graph `gradients()` and tapes inside traced functions, and is itself differentia
 Gradients of broadcasting ops are reduced back to each input's shape (`unbroadcast`).
 """
 
-from runtime.gradients import (  # noqa: F401  (importing registers the rules)
+from autograph_py.runtime.gradients import (  # noqa: F401  (importing registers the rules)
     array_grad,
     control_flow_grad,
     function_call,

@@ -8,14 +8,13 @@ passes it through between floating dtypes only; where sends it to the chosen bra
 """
 
 import numpy as np
-
-from runtime.gradients.grad_ops import unbroadcast
-from runtime.gradients.math_grad import masked
-from runtime.ops import array_ops as a
-from runtime.ops.indexing import build_index, strided_slice
-from runtime.ops.math_ops import add, logical_not
-from runtime.ops.reduction_ops import reduce_sum
-from runtime.registry import OpDef, apply, register, register_gradient
+from autograph_py.runtime.gradients.grad_ops import unbroadcast
+from autograph_py.runtime.gradients.math_grad import masked
+from autograph_py.runtime.ops import array_ops as a
+from autograph_py.runtime.ops.indexing import build_index, strided_slice
+from autograph_py.runtime.ops.math_ops import add, logical_not
+from autograph_py.runtime.ops.reduction_ops import reduce_sum
+from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
 
 # --- scattering a slice's gradient ----------------------------------------------------------
 

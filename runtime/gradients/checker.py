@@ -13,13 +13,12 @@ Gradients that do not flow come back as None.
 """
 
 import numpy as np
-
-from runtime.gradients_impl import gradients
-from runtime.graph import Graph
-from runtime.ops.core import constant, placeholder
-from runtime.session import Session
-from runtime.tape import GradientTape
-from runtime.tensor import EagerTensor
+from autograph_py.runtime.gradients_impl import gradients
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.tape import GradientTape
+from autograph_py.runtime.tensor import EagerTensor
 
 
 def _value(fn, arrays):

@@ -19,15 +19,14 @@ Contract:
 """
 
 import numpy as np
-
-from runtime import context, registry
-from runtime.control_flow import cond
-from runtime.gradients.engine import inner_variables, is_differentiable
-from runtime.gradients.inline import inline_graph, pure_copy
-from runtime.gradients_impl import gradients
-from runtime.graph import FuncGraph
-from runtime.ops.creation_ops import zeros, zeros_like
-from runtime.registry import OpDef, apply, register, register_gradient
+from autograph_py.runtime import context, registry
+from autograph_py.runtime.control_flow import cond
+from autograph_py.runtime.gradients.engine import inner_variables, is_differentiable
+from autograph_py.runtime.gradients.inline import inline_graph, pure_copy
+from autograph_py.runtime.gradients_impl import gradients
+from autograph_py.runtime.graph import FuncGraph
+from autograph_py.runtime.ops.creation_ops import zeros, zeros_like
+from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
 
 
 def _zeros_for(source):

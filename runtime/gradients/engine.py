@@ -21,13 +21,13 @@ and per Variable, None where no gradient flows.
 
 import weakref
 
-from runtime import registry
-from runtime.graph import Graph
-from runtime.ops.core import convert_to_tensor
-from runtime.ops.creation_ops import ones_like, zeros_like
-from runtime.ops.math_ops import add
-from runtime.tensor import Tensor
-from runtime.variables import Variable
+from autograph_py.runtime import registry
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.ops.creation_ops import ones_like, zeros_like
+from autograph_py.runtime.ops.math_ops import add
+from autograph_py.runtime.tensor import Tensor
+from autograph_py.runtime.variables import Variable
 
 _inner_variables_cache = weakref.WeakKeyDictionary()
 

@@ -14,12 +14,12 @@ Contract:
 
 import weakref
 
-from runtime.gradients.engine import is_differentiable, variables_read_inside
-from runtime.gradients.inline import inline_graph
-from runtime.gradients_impl import gradients
-from runtime.graph import FuncGraph
-from runtime.ops.creation_ops import zeros_like
-from runtime.registry import OpDef, apply, register, register_gradient
+from autograph_py.runtime.gradients.engine import is_differentiable, variables_read_inside
+from autograph_py.runtime.gradients.inline import inline_graph
+from autograph_py.runtime.gradients_impl import gradients
+from autograph_py.runtime.graph import FuncGraph
+from autograph_py.runtime.ops.creation_ops import zeros_like
+from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
 
 
 def _call_kernel(ctx, *inputs, graph, output_specs):

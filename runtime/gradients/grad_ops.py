@@ -12,9 +12,8 @@ Contract:
 """
 
 import numpy as np
-
-from runtime.ops.core import convert_to_tensor
-from runtime.registry import OpDef, apply, register, register_gradient
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
 
 
 def _like_infer(x, like):

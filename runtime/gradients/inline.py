@@ -12,9 +12,9 @@ an assignment cannot be recomputed without repeating it: that is a clear error.
 a copy (same inputs) with only what its outputs need.
 """
 
-from runtime import context, registry
-from runtime.errors import format_location
-from runtime.graph import FuncGraph, Graph
+from autograph_py.runtime import context, registry
+from autograph_py.runtime.errors import format_location
+from autograph_py.runtime.graph import FuncGraph, Graph
 
 # Stateful ops that are safe to run again: they only observe state.
 _REPEATABLE = frozenset({"ReadVariable"})

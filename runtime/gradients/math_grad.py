@@ -6,11 +6,11 @@ max/min send the gradient to x on ties, pow's exponent gets no gradient where x 
 Comparisons, logical ops and floordiv have no rule: they are not differentiable.
 """
 
-from runtime.gradients.grad_ops import unbroadcast
-from runtime.ops import math_ops as m
-from runtime.ops.array_ops import cast, transpose, where
-from runtime.ops.creation_ops import ones_like, zeros_like
-from runtime.registry import register_gradient
+from autograph_py.runtime.gradients.grad_ops import unbroadcast
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.array_ops import cast, transpose, where
+from autograph_py.runtime.ops.creation_ops import ones_like, zeros_like
+from autograph_py.runtime.registry import register_gradient
 
 
 def masked(grad, mask):

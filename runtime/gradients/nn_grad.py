@@ -11,13 +11,12 @@ are conv2d and each other, which gives second derivatives.
 import math
 
 import numpy as np
+from autograph_py.runtime.gradients.math_grad import masked
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.nn_ops import conv2d
+from autograph_py.runtime.ops.reduction_ops import reduce_sum
+from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
 from numpy.lib.stride_tricks import sliding_window_view
-
-from runtime.gradients.math_grad import masked
-from runtime.ops import math_ops as m
-from runtime.ops.nn_ops import conv2d
-from runtime.ops.reduction_ops import reduce_sum
-from runtime.registry import OpDef, apply, register, register_gradient
 
 
 @register_gradient("Relu")

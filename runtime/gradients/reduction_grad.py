@@ -7,12 +7,12 @@ the extreme; prod → times prod / x (so it is nan/inf where x is 0, a known lim
 reduce_any / reduce_all / argmax / argmin are not differentiable.
 """
 
-from runtime.gradients.grad_ops import broadcast_like
-from runtime.ops import math_ops as m
-from runtime.ops.array_ops import cast, expand_dims, reshape, size
-from runtime.ops.infer import normalize_axes
-from runtime.ops.reduction_ops import reduce_sum
-from runtime.registry import register_gradient
+from autograph_py.runtime.gradients.grad_ops import broadcast_like
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.array_ops import cast, expand_dims, reshape, size
+from autograph_py.runtime.ops.infer import normalize_axes
+from autograph_py.runtime.ops.reduction_ops import reduce_sum
+from autograph_py.runtime.registry import register_gradient
 
 
 def _keep_dims(t, op):

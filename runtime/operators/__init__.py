@@ -5,12 +5,18 @@ values and eager tensors keep exact Python semantics, symbolic tensors build gra
 `autograph_py.operators` re-exports these names and adds `converted_call`.
 """
 
-from runtime.operators.conditional_expressions import if_exp
-from runtime.operators.control_flow import for_stmt, if_stmt, while_stmt
-from runtime.operators.exceptions import assert_stmt
-from runtime.operators.lists import TensorList, list_append, list_pop, list_stack, new_list
-from runtime.operators.logical import and_, compare_chain, not_, or_
-from runtime.operators.py_builtins import (
+from autograph_py.runtime.operators.conditional_expressions import if_exp
+from autograph_py.runtime.operators.control_flow import for_stmt, if_stmt, while_stmt
+from autograph_py.runtime.operators.exceptions import assert_stmt
+from autograph_py.runtime.operators.lists import (
+    TensorList,
+    list_append,
+    list_pop,
+    list_stack,
+    new_list,
+)
+from autograph_py.runtime.operators.logical import and_, compare_chain, not_, or_
+from autograph_py.runtime.operators.py_builtins import (
     BUILTIN_OVERLOADS,
     abs_,
     enumerate_,
@@ -24,7 +30,12 @@ from runtime.operators.py_builtins import (
     sum_,
     zip_,
 )
-from runtime.operators.variables import Undefined, UndefinedReturnValue, UndefinedSymbolError, ld
+from autograph_py.runtime.operators.variables import (
+    Undefined,
+    UndefinedReturnValue,
+    UndefinedSymbolError,
+    ld,
+)
 
 __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",

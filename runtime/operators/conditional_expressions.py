@@ -6,10 +6,10 @@ symbolic `cond` stages both into one `cond` op. `expr_repr` (the user's source t
 the expression) names the value in error messages.
 """
 
-from runtime.control_flow import cond as staged_cond
-from runtime.operators.control_flow import python_condition
-from runtime.operators.truth import truth
-from runtime.tensor import is_symbolic
+from autograph_py.runtime.control_flow import cond as staged_cond
+from autograph_py.runtime.operators.control_flow import python_condition
+from autograph_py.runtime.operators.truth import truth
+from autograph_py.runtime.tensor import is_symbolic
 
 
 def if_exp(cond, true_fn, false_fn, expr_repr):

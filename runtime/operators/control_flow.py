@@ -29,17 +29,21 @@ Contract:
 
 import itertools
 
-from runtime import context, nest
-from runtime.control_flow import check_predicate, while_loop
-from runtime.control_flow import cond as staged_cond
-from runtime.graph import FuncGraph
-from runtime.operators import state as state_lib
-from runtime.operators.iterables import TensorRows, as_staged
-from runtime.operators.lists import TensorList
-from runtime.operators.truth import truth
-from runtime.operators.variables import Undefined, UndefinedReturnValue, UndefinedSymbolError
-from runtime.ops.core import convert_to_tensor
-from runtime.tensor import EagerTensor, is_symbolic
+from autograph_py.runtime import context, nest
+from autograph_py.runtime.control_flow import check_predicate, while_loop
+from autograph_py.runtime.control_flow import cond as staged_cond
+from autograph_py.runtime.graph import FuncGraph
+from autograph_py.runtime.operators import state as state_lib
+from autograph_py.runtime.operators.iterables import TensorRows, as_staged
+from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.operators.truth import truth
+from autograph_py.runtime.operators.variables import (
+    Undefined,
+    UndefinedReturnValue,
+    UndefinedSymbolError,
+)
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.tensor import EagerTensor, is_symbolic
 
 _UNASSIGNED = (Undefined, UndefinedReturnValue)
 
@@ -79,7 +83,7 @@ class _ListResized(Exception):
 
 
 def _graph_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
-    from runtime.ops.math_ops import logical_not
+    from autograph_py.runtime.ops.math_ops import logical_not
 
     init = get_state()
     # Each retry fixes one thing the first tracing found (so this ends); it traces the
@@ -207,7 +211,7 @@ def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, li
 
 
 def _stacked_rest(items):
-    from runtime.ops.array_ops import stack
+    from autograph_py.runtime.ops.array_ops import stack
 
     rest = list(items)
     if not rest:
@@ -222,7 +226,7 @@ def _stacked_rest(items):
 
 
 def _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, limit):
-    from runtime.ops.math_ops import add, logical_and
+    from autograph_py.runtime.ops.math_ops import add, logical_and
 
     index = 0
 
@@ -307,8 +311,8 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition
 def _require_an_iteration(get_state, set_state, symbol_names, unbound, first_condition):
     """Symbols first bound inside the staged loop: reading them after it must fail, as in
     Python, when the loop ran no iteration (they would hold the zeros they started as)."""
-    from runtime.ops.check_ops import Assert
-    from runtime.ops.core import identity
+    from autograph_py.runtime.ops.check_ops import Assert
+    from autograph_py.runtime.ops.core import identity
 
     # The loop is rotated: its first condition alone says whether the body ever ran.
     state = list(get_state())

@@ -6,13 +6,13 @@ statement has no message). A symbolic `test` adds an `Assert` op that fails at r
 with the message (computed while tracing) and returns it, so it can be run or fetched.
 """
 
-from runtime.operators.truth import truth
-from runtime.tensor import is_symbolic
+from autograph_py.runtime.operators.truth import truth
+from autograph_py.runtime.tensor import is_symbolic
 
 
 def assert_stmt(test, msg_thunk):
     if is_symbolic(test):
-        from runtime.ops.check_ops import Assert
+        from autograph_py.runtime.ops.check_ops import Assert
 
         message = msg_thunk() if msg_thunk is not None else "Assertion failed"
         return Assert(truth(test), [message])

@@ -10,9 +10,9 @@ Iterated in Python (outside converted code) the lazy objects raise the same Type
 as a symbolic tensor; used as a tensor, a staged range is `ag.range(...)`.
 """
 
-from runtime.operators.lists import TensorList
-from runtime.ops.core import convert_to_tensor
-from runtime.tensor import SymbolicTensor, Tensor, is_symbolic
+from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.tensor import SymbolicTensor, Tensor, is_symbolic
 
 
 class StagedIterable:
@@ -36,15 +36,15 @@ class TensorRows(StagedIterable):
         self.tensor = tensor
 
     def has_item(self, index):
-        from runtime.ops.array_ops import gather, shape
-        from runtime.ops.math_ops import less
+        from autograph_py.runtime.ops.array_ops import gather, shape
+        from autograph_py.runtime.ops.math_ops import less
 
         static = self.tensor.shape[0]
         length = static if static is not None else gather(shape(self.tensor), 0)
         return less(index, length)
 
     def item(self, index):
-        from runtime.ops.array_ops import gather
+        from autograph_py.runtime.ops.array_ops import gather
 
         return gather(self.tensor, index)
 
@@ -56,7 +56,7 @@ class StagedRange(StagedIterable):
     """`range(start, stop, step)` with a symbolic bound; item i is start + i * step."""
 
     def __init__(self, start, stop, step):
-        from runtime.ops.array_ops import same_dtype_tensors
+        from autograph_py.runtime.ops.array_ops import same_dtype_tensors
 
         self.start, self.stop, self.step = same_dtype_tensors([start, stop, step], "range")
         if not self.start.dtype.is_integer:
@@ -67,13 +67,13 @@ class StagedRange(StagedIterable):
             raise ValueError("range() arg 3 must not be zero")
 
     def item(self, index):
-        from runtime.ops.array_ops import cast
-        from runtime.ops.math_ops import add, multiply
+        from autograph_py.runtime.ops.array_ops import cast
+        from autograph_py.runtime.ops.math_ops import add, multiply
 
         return add(self.start, multiply(cast(index, self.start.dtype), self.step))
 
     def has_item(self, index):
-        from runtime.ops.math_ops import greater, less, logical_and, logical_or
+        from autograph_py.runtime.ops.math_ops import greater, less, logical_and, logical_or
 
         value = self.item(index)
         if self._step_sign == 1:
@@ -84,7 +84,7 @@ class StagedRange(StagedIterable):
                           logical_and(less(self.step, 0), greater(value, self.stop)))
 
     def _as_tensor(self):
-        from runtime.ops.creation_ops import range_
+        from autograph_py.runtime.ops.creation_ops import range_
 
         return range_(self.start, self.stop, self.step)
 
@@ -105,7 +105,7 @@ class StagedEnumerate(StagedIterable):
         return self.iterable.has_item(index)
 
     def item(self, index):
-        from runtime.ops.math_ops import add
+        from autograph_py.runtime.ops.math_ops import add
 
         return add(index, self.start), self.iterable.item(index)
 
@@ -119,7 +119,7 @@ class StagedZip(StagedIterable):
                           for it in iterables]
 
     def has_item(self, index):
-        from runtime.ops.math_ops import logical_and
+        from autograph_py.runtime.ops.math_ops import logical_and
 
         result = self.iterables[0].has_item(index)
         for it in self.iterables[1:]:

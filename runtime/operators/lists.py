@@ -14,10 +14,10 @@ Contract:
   (`_as_tensor`), so returning it or computing with it needs no explicit stack.
 """
 
-from runtime import dtypes
-from runtime.ops.core import convert_to_tensor
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor, is_symbolic, to_array
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import Tensor, is_symbolic, to_array
 
 
 class TensorList:
@@ -29,8 +29,8 @@ class TensorList:
     @classmethod
     def from_items(cls, items, like):
         """A TensorList of `items`; its elements have the dtype and shape of `like`."""
-        from runtime.ops.array_ops import stack
-        from runtime.ops.creation_ops import zeros
+        from autograph_py.runtime.ops.array_ops import stack
+        from autograph_py.runtime.ops.creation_ops import zeros
 
         if isinstance(like, Tensor) or hasattr(like, "dtype") and hasattr(like, "shape"):
             dtype, shape = like.dtype, TensorShape(like.shape)
@@ -52,13 +52,13 @@ class TensorList:
         return self.stacked.shape[1:]
 
     def length(self):
-        from runtime.ops.array_ops import gather, shape
+        from autograph_py.runtime.ops.array_ops import gather, shape
 
         static = self.stacked.shape[0] if self.stacked.shape.rank else None
         return static if static is not None else gather(shape(self.stacked), 0)
 
     def append(self, x):
-        from runtime.ops.array_ops import concat, expand_dims, reshape, shape
+        from autograph_py.runtime.ops.array_ops import concat, expand_dims, reshape, shape
 
         x = _element(x, self.dtype)
         stacked = self.stacked
@@ -70,9 +70,9 @@ class TensorList:
         return TensorList(concat([stacked, expand_dims(x, 0)], 0))
 
     def pop(self, i=None):
-        from runtime.ops.array_ops import concat, gather
-        from runtime.ops.creation_ops import range_
-        from runtime.ops.math_ops import add
+        from autograph_py.runtime.ops.array_ops import concat, gather
+        from autograph_py.runtime.ops.creation_ops import range_
+        from autograph_py.runtime.ops.math_ops import add
 
         n = self.length()
         i = -1 if i is None else i
@@ -83,7 +83,7 @@ class TensorList:
         return TensorList(gather(self.stacked, keep)), item
 
     def __getitem__(self, i):
-        from runtime.ops.array_ops import gather
+        from autograph_py.runtime.ops.array_ops import gather
 
         return gather(self.stacked, i)
 
@@ -133,7 +133,7 @@ def list_pop(target, i=None):
 
 
 def list_stack(target):
-    from runtime.ops.array_ops import stack
+    from autograph_py.runtime.ops.array_ops import stack
 
     if isinstance(target, TensorList):
         return target.stacked

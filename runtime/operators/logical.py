@@ -16,9 +16,9 @@ Contract:
 
 import operator
 
-from runtime.control_flow import cond
-from runtime.operators.truth import truth
-from runtime.tensor import Tensor, is_symbolic
+from autograph_py.runtime.control_flow import cond
+from autograph_py.runtime.operators.truth import truth
+from autograph_py.runtime.tensor import Tensor, is_symbolic
 
 
 def _value(operand):
@@ -47,7 +47,7 @@ def or_(*operands):
 
 def not_(value):
     if is_symbolic(value):
-        from runtime.ops.math_ops import logical_not
+        from autograph_py.runtime.ops.math_ops import logical_not
 
         return logical_not(truth(value))
     return not value

@@ -17,14 +17,19 @@ stages instead:
 
 import builtins
 
-from runtime import dtypes
-from runtime.operators.iterables import StagedEnumerate, StagedRange, StagedZip, is_staged
-from runtime.operators.lists import TensorList
-from runtime.tensor import is_symbolic
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.operators.iterables import (
+    StagedEnumerate,
+    StagedRange,
+    StagedZip,
+    is_staged,
+)
+from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.tensor import is_symbolic
 
 
 def len_(value):
-    from runtime.ops.array_ops import gather, shape, size
+    from autograph_py.runtime.ops.array_ops import gather, shape, size
 
     if isinstance(value, TensorList):
         return value.length()
@@ -63,14 +68,14 @@ def zip_(*iterables, **kwargs):
 
 
 def abs_(x):
-    from runtime.ops.math_ops import abs_ as abs_op
+    from autograph_py.runtime.ops.math_ops import abs_ as abs_op
 
     return abs_op(x) if is_symbolic(x) else builtins.abs(x)
 
 
 def _cast_or_builtin(builtin, dtype):
     def overload(x, *args):
-        from runtime.ops.array_ops import cast
+        from autograph_py.runtime.ops.array_ops import cast
 
         if is_symbolic(x) and not args:
             return cast(x, dtype)
@@ -87,7 +92,7 @@ float_ = _cast_or_builtin(builtins.float, dtypes.float32)
 
 def _extreme(builtin, reduce_name, pairwise_name):
     def overload(*args, **kwargs):
-        from runtime.ops import math_ops, reduction_ops
+        from autograph_py.runtime.ops import math_ops, reduction_ops
 
         if kwargs or not builtins.any(is_symbolic(a) for a in args):
             return builtin(*args, **kwargs)
@@ -123,8 +128,8 @@ def isinstance_(obj, classinfo):
 def sum_(iterable, /, start=0):
     """`sum`; a symbolic tensor or a TensorList sums over its first axis."""
     if isinstance(iterable, TensorList) or is_symbolic(iterable):
-        from runtime.ops.core import convert_to_tensor
-        from runtime.ops.reduction_ops import reduce_sum
+        from autograph_py.runtime.ops.core import convert_to_tensor
+        from autograph_py.runtime.ops.reduction_ops import reduce_sum
 
         total = reduce_sum(convert_to_tensor(iterable), axis=0)
         return total if isinstance(start, int) and start == 0 else total + start

@@ -17,10 +17,9 @@ Contract:
 import numbers
 
 import numpy as np
-
-from runtime import nest
-from runtime.operators.lists import TensorList
-from runtime.tensor import Tensor
+from autograph_py.runtime import nest
+from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.tensor import Tensor
 
 # Symbols the converters introduce (docs/converters.md), described in the user's terms.
 _GENERATED = (("retval_", "the return value"), ("do_return", "the early-return flag"),
@@ -68,7 +67,7 @@ def from_tensor(template, tensor):
 
 
 def _zeros_like_spec(value):
-    from runtime.ops.creation_ops import zeros
+    from autograph_py.runtime.ops.creation_ops import zeros
 
     if isinstance(value, TensorList):
         return TensorList(_zeros_like_spec(value.stacked))

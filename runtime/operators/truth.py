@@ -7,14 +7,14 @@ as Python runs it. Other dtypes (strings) are a TypeError that names the dtype. 
 checks stay with the control-flow ops (a condition must be a scalar).
 """
 
-from runtime.tensor import is_symbolic
+from autograph_py.runtime.tensor import is_symbolic
 
 
 def truth(value):
     if not is_symbolic(value) or value.dtype.is_bool:
         return value
     if value.dtype.is_numeric:
-        from runtime.ops.math_ops import not_equal
+        from autograph_py.runtime.ops.math_ops import not_equal
 
         return not_equal(value, 0)
     raise TypeError(f"cannot use a {value.dtype.name} tensor ({value!r}) as a condition")

@@ -1,8 +1,8 @@
 """The op library. Importing this package registers every op's row in the registry and
 attaches the Python operators to Tensor (they call these ops)."""
 
-from runtime import tensor_operators  # noqa: F401
-from runtime.ops import (  # noqa: F401
+from autograph_py.runtime import tensor_operators  # noqa: F401
+from autograph_py.runtime.ops import (  # noqa: F401
     array_ops,
     check_ops,
     core,

@@ -10,13 +10,12 @@ index counts from the end (-1 is the last element).
 """
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.ops import infer, shape_args
-from runtime.ops.core import binary_operands, convert_to_tensor, lossless_array
-from runtime.registry import OpDef, apply, register
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.ops import infer, shape_args
+from autograph_py.runtime.ops.core import binary_operands, convert_to_tensor, lossless_array
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import Tensor
 
 # --- reshape --------------------------------------------------------------------------
 

@@ -11,13 +11,12 @@ both operands; `message` is put first.
 """
 
 import numpy as np
-
-from runtime.errors import InvalidArgumentError
-from runtime.ops import infer, math_ops, reduction_ops
-from runtime.ops.core import binary_operands, convert_to_tensor
-from runtime.ops.creation_ops import zeros_like
-from runtime.ops.logging_ops import apply_without_outputs, render, template_of
-from runtime.registry import OpDef, register
+from autograph_py.runtime.errors import InvalidArgumentError
+from autograph_py.runtime.ops import infer, math_ops, reduction_ops
+from autograph_py.runtime.ops.core import binary_operands, convert_to_tensor
+from autograph_py.runtime.ops.creation_ops import zeros_like
+from autograph_py.runtime.ops.logging_ops import apply_without_outputs, render, template_of
+from autograph_py.runtime.registry import OpDef, register
 
 
 def _assert_kernel(condition, *data, template, summarize):

@@ -7,11 +7,10 @@ binary-op dtype rule of DESIGN.md §3.
 """
 
 import numpy as np
-
-from runtime import context, dtypes
-from runtime.registry import OpDef, apply, register
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, Tensor, to_array
+from autograph_py.runtime import context, dtypes
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import EagerTensor, Tensor, to_array
 
 
 def _const_kernel(value, dtype):
@@ -56,7 +55,7 @@ def constant(value, dtype=None, shape=None, name=None):
 
 def placeholder(dtype, shape=None, name=None):
     """A graph input that `Session.run` must feed. Only valid while building a graph."""
-    from runtime.graph import make_placeholder
+    from autograph_py.runtime.graph import make_placeholder
 
     graph = context.current_graph()
     if graph is None:

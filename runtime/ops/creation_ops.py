@@ -13,14 +13,13 @@ Contract:
 import math
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.ops import infer, shape_args
-from runtime.ops.array_ops import cast
-from runtime.ops.core import convert_to_tensor
-from runtime.registry import OpDef, apply, register
-from runtime.shapes import TensorShape
-from runtime.tensor import Tensor
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.ops import infer, shape_args
+from autograph_py.runtime.ops.array_ops import cast
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import Tensor
 
 
 def _fill_kernel(value, *shape_input, shape):

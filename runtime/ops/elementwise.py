@@ -9,12 +9,11 @@ equal dtypes, Python scalars take the tensor's dtype when lossless) and broadcas
 """
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.ops import infer
-from runtime.ops.core import binary_operands, convert_to_tensor
-from runtime.registry import OpDef, apply, register
-from runtime.tensor import EagerTensor
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops.core import binary_operands, convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.tensor import EagerTensor
 
 _BOOL = np.dtype(np.bool_)
 

@@ -22,12 +22,11 @@ Spec items (tuples, so graphs print and serialize them):
 import numbers
 
 import numpy as np
-
-from runtime.ops import infer
-from runtime.ops.core import convert_to_tensor
-from runtime.registry import OpDef, apply, register
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, Tensor
+from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import EagerTensor, Tensor
 
 _CONSUMES_A_DIM = ("int", "dyn", "slice", "array")
 

@@ -6,9 +6,8 @@ wrong (the registry adds the op name and the input shapes).
 """
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.shapes import TensorShape
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.shapes import TensorShape
 
 
 def broadcast_shapes(a, b):

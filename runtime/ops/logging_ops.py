@@ -15,11 +15,10 @@ function run it: it is stateful, so it runs in program order there).
 import sys
 
 import numpy as np
-
-from runtime import context
-from runtime.ops.core import convert_to_tensor
-from runtime.registry import OpDef, apply, register
-from runtime.tensor import SymbolicTensor, Tensor
+from autograph_py.runtime import context
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 
 # Per-element formatters: numpy would pad elements to a common width, tf.print does not.
 _FORMATTER = {

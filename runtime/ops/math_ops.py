@@ -10,12 +10,17 @@ ZeroDivisionError.
 """
 
 import numpy as np
-
-from runtime.ops import infer
-from runtime.ops.core import binary_operands
-from runtime.ops.elementwise import binary, boolean, integer_division, true_division, unary
-from runtime.registry import OpDef, apply, register
-from runtime.shapes import TensorShape
+from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops.core import binary_operands
+from autograph_py.runtime.ops.elementwise import (
+    binary,
+    boolean,
+    integer_division,
+    true_division,
+    unary,
+)
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.shapes import TensorShape
 
 N, F, B, ANY = infer.NUMERIC, infer.FLOAT, infer.BOOL, infer.ANY
 

@@ -14,13 +14,12 @@ Contract:
 import math
 
 import numpy as np
+from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops.core import binary_operands, convert_to_tensor
+from autograph_py.runtime.ops.elementwise import unary
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.shapes import TensorShape
 from numpy.lib.stride_tricks import sliding_window_view
-
-from runtime.ops import infer
-from runtime.ops.core import binary_operands, convert_to_tensor
-from runtime.ops.elementwise import unary
-from runtime.registry import OpDef, apply, register
-from runtime.shapes import TensorShape
 
 relu = unary("Relu", "relu", lambda x: np.maximum(x, 0), infer.NUMERIC, "max(x, 0) elementwise.")
 

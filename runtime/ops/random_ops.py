@@ -11,12 +11,11 @@ seed and `seed` (as TensorFlow combines them), also reset by `set_seed`.
 """
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.ops import infer, shape_args
-from runtime.ops.core import convert_to_tensor
-from runtime.registry import OpDef, apply, register
-from runtime.shapes import TensorShape
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.ops import infer, shape_args
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.shapes import TensorShape
 
 _DEFAULT_GLOBAL_SEED = 87654321  # used with op seeds when no global seed is set (as TF)
 _global_seed = None
@@ -45,7 +44,10 @@ def _generator(seed):
 def _uniform_draw(generator, shape, low, high, np_dtype):
     if np_dtype.kind == "f":
         unit = generator.random(shape, dtype=np.float64 if np_dtype.itemsize == 8 else np.float32)
-        return (unit * (high - low) + low).astype(np_dtype)
+        values = np.asarray(unit * (high - low) + low).astype(np_dtype)
+        # Rounding to a narrow dtype (float16) can land on maxval itself: keep [low, high).
+        below_high = np.nextafter(np_dtype.type(high), np_dtype.type(low))
+        return np.minimum(values, below_high, out=values)
     if low >= high:
         raise ValueError(f"uniform needs minval < maxval, got {low} and {high}")
     return generator.integers(low, high, shape, dtype=np_dtype)

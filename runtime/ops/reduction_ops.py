@@ -10,11 +10,10 @@ numbers. `argmax(x, axis=0, output_type=int64)`: the index of the first extreme 
 """
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.ops import infer
-from runtime.ops.core import convert_to_tensor
-from runtime.registry import OpDef, apply, register
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import OpDef, apply, register
 
 
 def _int_mean(x, axis, keepdims):

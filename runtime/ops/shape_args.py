@@ -12,12 +12,11 @@ Static shapes stay in attrs so graphs print them and need no extra Const ops.
 import numbers
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.ops import infer
-from runtime.ops.core import convert_to_tensor
-from runtime.shapes import TensorShape
-from runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 
 def _static_dim(d):
@@ -51,7 +50,7 @@ def split(shape, op):
     dims = [_static_dim(d) for d in shape]
     if all(d is not None for d in dims):
         return tuple(dims), []
-    from runtime.ops.array_ops import stack
+    from autograph_py.runtime.ops.array_ops import stack
 
     parts = [convert_to_tensor(d if isinstance(d, Tensor) else int(d), dtypes.int32)
              for d in shape]

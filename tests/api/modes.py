@@ -10,9 +10,9 @@ or raises what the mode raised.
 """
 
 import numpy as np
+from autograph_py.runtime import nest
 
 import autograph_py as ag
-from runtime import nest
 
 MODES = ("python", "eager", "graph", "function")
 

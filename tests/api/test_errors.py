@@ -9,9 +9,9 @@ import traceback
 
 import numpy as np
 import pytest
+from autograph_py.converters.errors import ConversionError
 
 import autograph_py as ag
-from converters.errors import ConversionError
 
 
 def line_of(fn, text):

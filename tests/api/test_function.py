@@ -7,11 +7,11 @@ import warnings
 
 import numpy as np
 import pytest
+from autograph_py.runtime import nest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import autograph_py as ag
-from runtime import nest
 
 
 def as_numpy(structure):

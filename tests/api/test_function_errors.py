@@ -5,9 +5,9 @@ import traceback
 
 import numpy as np
 import pytest
+from autograph_py.runtime import context
 
 import autograph_py as ag
-from runtime import context
 
 
 def line_of(fn, text):

@@ -8,9 +8,9 @@ Python values, eager tensors, and placeholders run by a Session.
 """
 
 import pytest
+from autograph_py.runtime import nest
 
 import autograph_py as ag
-from runtime import nest
 from tests.api.modes import assert_same, run_mode, to_numpy
 from tests.api.test_converted_call import clip_negative
 

@@ -4,10 +4,10 @@
 import weakref
 
 import pytest
+from autograph_py.converters import pipeline
 
 import autograph_py as ag
 from autograph_py import conversion
-from converters import pipeline
 from tests.api.modes import assert_same, run_mode
 
 

@@ -5,10 +5,10 @@ symbolic tensors."""
 import hypothesis.strategies as st
 import numpy as np
 import pytest
+from autograph_py.runtime.tensor import is_symbolic
 from hypothesis import given, settings
 
 import autograph_py as ag
-from runtime.tensor import is_symbolic
 
 
 def both(modules, name):

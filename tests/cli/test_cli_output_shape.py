@@ -5,10 +5,10 @@ functions as `to_code` does; `-` reads standard input."""
 import ast
 
 import pytest
+from autograph_py.converters import parser, pipeline
+from autograph_py.converters.transformer import ConversionContext
 
 import autograph_py as ag
-from converters import parser, pipeline
-from converters.transformer import ConversionContext
 
 IMPORT = "from autograph_py import operators as ag__"
 

@@ -3,9 +3,9 @@ import ast
 import types
 
 import gast
+from autograph_py.converters import parser, pipeline
+from autograph_py.converters.transformer import ConversionContext
 
-from converters import parser, pipeline
-from converters.transformer import ConversionContext
 from tests.converters import py_operators
 
 

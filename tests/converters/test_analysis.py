@@ -2,9 +2,8 @@
 import textwrap
 
 import gast
-
-from converters import anno
-from converters.analysis import activity, resolve
+from autograph_py.converters import anno
+from autograph_py.converters.analysis import activity, resolve
 
 
 def _function(source):

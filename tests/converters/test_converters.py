@@ -2,9 +2,9 @@
 import textwrap
 
 import gast
+from autograph_py.converters import parser, pipeline
+from autograph_py.converters.transformer import ConversionContext
 
-from converters import parser, pipeline
-from converters.transformer import ConversionContext
 from tests.converters import corpus, harness
 
 

@@ -1,10 +1,10 @@
 """Unsupported constructs and unreadable source raise ConversionError at file:line."""
 import gast
 import pytest
+from autograph_py.converters import parser, pipeline
+from autograph_py.converters.errors import ConversionError
+from autograph_py.converters.transformer import ConversionContext
 
-from converters import parser, pipeline
-from converters.errors import ConversionError
-from converters.transformer import ConversionContext
 from tests.converters import harness
 
 

@@ -2,12 +2,11 @@
 import copy
 
 import gast
-
-from converters import anno, parser, templates
-from converters.copier import copy_tree
-from converters.naming import Namer
-from converters.pipeline import to_source
-from converters.transformer import ConversionContext, Transformer
+from autograph_py.converters import anno, parser, templates
+from autograph_py.converters.copier import copy_tree
+from autograph_py.converters.naming import Namer
+from autograph_py.converters.pipeline import to_source
+from autograph_py.converters.transformer import ConversionContext, Transformer
 
 
 class Outer:

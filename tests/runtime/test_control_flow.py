@@ -2,19 +2,18 @@
 
 import numpy as np
 import pytest
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.control_flow import cond, while_loop
+from autograph_py.runtime.executor import run_subgraph
+from autograph_py.runtime.graph import FuncGraph, Graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.recording import EAGER_CONTEXT
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.tensor import SymbolicTensor
+from autograph_py.runtime.variables import Variable
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from runtime import dtypes
-from runtime.control_flow import cond, while_loop
-from runtime.executor import run_subgraph
-from runtime.graph import FuncGraph, Graph
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant, placeholder
-from runtime.recording import EAGER_CONTEXT
-from runtime.session import Session
-from runtime.tensor import SymbolicTensor
-from runtime.variables import Variable
 
 
 def run_graph(build, feeds):

@@ -9,17 +9,16 @@ import weakref
 
 import numpy as np
 import pytest
-
-from runtime import dtypes
-from runtime.control_flow import cond
-from runtime.errors import InvalidArgumentError, OpError
-from runtime.executor import Plan
-from runtime.graph import Graph
-from runtime.ops import infer
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant, placeholder
-from runtime.registry import OpDef, apply, register, registered_names
-from runtime.session import Session
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.control_flow import cond
+from autograph_py.runtime.errors import InvalidArgumentError, OpError
+from autograph_py.runtime.executor import Plan
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.registry import OpDef, apply, register, registered_names
+from autograph_py.runtime.session import Session
 
 RAN = []       # tags of probe kernels in the order they ran
 ARRAYS = {}    # tag -> weakref to the array a TestMake kernel produced

@@ -3,23 +3,22 @@ central finite differences in float64: the branch that ran, data-dependent loops
 loop variables that change shape, Variables read inside, tapes while building a graph,
 and side effects that computing the gradient must not repeat."""
 
+import autograph_py.runtime.tensor_operators  # noqa: F401  (Python operators on tensors)
 import numpy as np
 import pytest
-
-import runtime.tensor_operators  # noqa: F401  (Python operators on tensors)
-from runtime import dtypes
-from runtime.control_flow import cond, while_loop
-from runtime.gradients.checker import graph_gradients, numerical_gradients
-from runtime.gradients_impl import gradients
-from runtime.graph import Graph
-from runtime.ops import math_ops as m
-from runtime.ops.array_ops import concat, shape
-from runtime.ops.core import placeholder
-from runtime.ops.logging_ops import print_
-from runtime.ops.reduction_ops import reduce_sum
-from runtime.session import Session
-from runtime.tape import GradientTape
-from runtime.variables import Variable
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.control_flow import cond, while_loop
+from autograph_py.runtime.gradients.checker import graph_gradients, numerical_gradients
+from autograph_py.runtime.gradients_impl import gradients
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.array_ops import concat, shape
+from autograph_py.runtime.ops.core import placeholder
+from autograph_py.runtime.ops.logging_ops import print_
+from autograph_py.runtime.ops.reduction_ops import reduce_sum
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.tape import GradientTape
+from autograph_py.runtime.variables import Variable
 
 
 def check(fn, *arrays):

@@ -5,9 +5,9 @@ with a tape inside `@ag.function`."""
 
 import numpy as np
 import pytest
+from autograph_py.runtime.gradients.checker import graph_gradients, numerical_gradients
 
 import autograph_py as ag
-from runtime.gradients.checker import graph_gradients, numerical_gradients
 
 
 def if_on_a_tensor(x, y):

@@ -2,20 +2,19 @@
 it (what `function` needs for a call made while a tape records), checked by finite
 differences, with Variables read inside, higher derivatives, and no repeated prints."""
 
+import autograph_py.runtime.tensor_operators  # noqa: F401  (Python operators on tensors)
 import numpy as np
-
-import runtime.tensor_operators  # noqa: F401  (Python operators on tensors)
-from runtime import dtypes
-from runtime.control_flow import cond, while_loop
-from runtime.gradients.checker import numerical_gradients, tape_gradients
-from runtime.gradients.function_call import call_graph
-from runtime.graph import FuncGraph
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant
-from runtime.ops.logging_ops import print_
-from runtime.ops.reduction_ops import reduce_sum
-from runtime.tape import GradientTape
-from runtime.variables import Variable
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.control_flow import cond, while_loop
+from autograph_py.runtime.gradients.checker import numerical_gradients, tape_gradients
+from autograph_py.runtime.gradients.function_call import call_graph
+from autograph_py.runtime.graph import FuncGraph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant
+from autograph_py.runtime.ops.logging_ops import print_
+from autograph_py.runtime.ops.reduction_ops import reduce_sum
+from autograph_py.runtime.tape import GradientTape
+from autograph_py.runtime.variables import Variable
 
 
 def trace(fn, *specs):

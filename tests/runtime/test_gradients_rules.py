@@ -4,21 +4,24 @@ placeholders have unknown dims (the rules' run-time shape paths)."""
 
 import zlib
 
+import autograph_py.runtime.gradients  # noqa: F401  (registers the rules)
 import numpy as np
 import pytest
-
-import runtime.gradients  # noqa: F401  (registers the rules)
-from runtime import registry
-from runtime.gradients.checker import graph_gradients, numerical_gradients, tape_gradients
-from runtime.gradients.grad_ops import broadcast_like, stop_gradient, unbroadcast
-from runtime.ops import array_ops as a
-from runtime.ops import math_ops as m
-from runtime.ops import nn_ops as nn
-from runtime.ops import reduction_ops as r
-from runtime.ops.core import constant
-from runtime.ops.creation_ops import fill
-from runtime.ops.indexing import strided_slice
-from runtime.tape import GradientTape
+from autograph_py.runtime import registry
+from autograph_py.runtime.gradients.checker import (
+    graph_gradients,
+    numerical_gradients,
+    tape_gradients,
+)
+from autograph_py.runtime.gradients.grad_ops import broadcast_like, stop_gradient, unbroadcast
+from autograph_py.runtime.ops import array_ops as a
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops import nn_ops as nn
+from autograph_py.runtime.ops import reduction_ops as r
+from autograph_py.runtime.ops.core import constant
+from autograph_py.runtime.ops.creation_ops import fill
+from autograph_py.runtime.ops.indexing import strided_slice
+from autograph_py.runtime.tape import GradientTape
 
 
 def normal(*shape):

@@ -2,12 +2,11 @@
 
 import numpy as np
 import pytest
-
-from runtime import context, dtypes
-from runtime.graph import Graph, get_default_graph, name_scope, reset_default_graph
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant, placeholder
-from runtime.tensor import EagerTensor, SymbolicTensor
+from autograph_py.runtime import context, dtypes
+from autograph_py.runtime.graph import Graph, get_default_graph, name_scope, reset_default_graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor
 
 
 def test_names_are_unique_and_follow_creation_order():

@@ -4,13 +4,12 @@ The graph API cannot build malformed graphs, so the tests corrupt built graphs b
 """
 
 import pytest
-
-from runtime import dtypes
-from runtime.control_flow import cond, while_loop
-from runtime.graph import Graph
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant, placeholder
-from runtime.variables import Variable
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.control_flow import cond, while_loop
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.variables import Variable
 
 
 def arithmetic():

@@ -4,21 +4,25 @@ import json
 
 import numpy as np
 import pytest
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.control_flow import cond, while_loop
+from autograph_py.runtime.graph import FuncGraph, Graph
+from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant, identity, placeholder
+from autograph_py.runtime.registry import OpDef, apply, register, registered_names
+from autograph_py.runtime.serialization import (
+    decode_array,
+    encode_array,
+    graph_from_dict,
+    graph_to_dict,
+)
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.variables import Variable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-
-from runtime import dtypes
-from runtime.control_flow import cond, while_loop
-from runtime.graph import FuncGraph, Graph
-from runtime.ops import infer
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant, identity, placeholder
-from runtime.registry import OpDef, apply, register, registered_names
-from runtime.serialization import decode_array, encode_array, graph_from_dict, graph_to_dict
-from runtime.session import Session
-from runtime.shapes import TensorShape
-from runtime.variables import Variable
 
 
 def through_json(graph):
@@ -89,7 +93,9 @@ def test_cond_and_nested_while():
 
 
 def test_op_library_attrs_survive():
-    from runtime import api as ag  # shapes, axes and slice specs are tuples/ints/None attrs
+    from autograph_py.runtime import (
+        api as ag,  # shapes, axes and slice specs are tuples/ints/None attrs
+    )
 
     def build():
         x = placeholder(dtypes.float32, [None, 4], name="x")

@@ -1,13 +1,12 @@
 """The printed form of graphs (runtime.graph_text)."""
 
 import numpy as np
-
-from runtime import dtypes
-from runtime.control_flow import cond, while_loop
-from runtime.graph import FuncGraph, Graph
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant, placeholder
-from runtime.variables import Variable
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.control_flow import cond, while_loop
+from autograph_py.runtime.graph import FuncGraph, Graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.variables import Variable
 
 
 def test_one_line_per_op_with_types_inputs_and_attrs():

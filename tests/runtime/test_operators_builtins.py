@@ -2,15 +2,14 @@
 
 import builtins
 
+import autograph_py.runtime.operators as ag__
 import numpy as np
 import pytest
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.core import constant, convert_to_tensor, placeholder
+from autograph_py.runtime.session import Session
 from test_operators_support import in_three_modes, staged
-
-import runtime.operators as ag__
-from runtime import dtypes
-from runtime.graph import Graph
-from runtime.ops.core import constant, convert_to_tensor, placeholder
-from runtime.session import Session
 
 # --- Undefined / ld ---------------------------------------------------------------------
 
@@ -140,7 +139,7 @@ def test_isinstance_sees_staged_stand_ins_as_their_python_types():
 
 
 def test_sum_of_a_list_grown_in_a_staged_loop_and_of_a_symbolic_tensor():
-    from runtime.operators.lists import TensorList
+    from autograph_py.runtime.operators.lists import TensorList
 
     items = TensorList.from_items([1.0, 2.0, 3.5], 1.0)
     assert float(ag__.sum_(items)) == sum([1.0, 2.0, 3.5])

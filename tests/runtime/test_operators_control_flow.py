@@ -4,16 +4,15 @@ The functions under test are written as the converters write them: bodies are cl
 writing through `nonlocal`, with get_state/set_state over the symbols they modify.
 """
 
+import autograph_py.runtime.operators as ag__
 import numpy as np
 import pytest
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant, placeholder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_operators_support import assert_three_modes, in_three_modes, staged
-
-import runtime.operators as ag__
-from runtime.graph import Graph
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant, placeholder
 
 # --- if -----------------------------------------------------------------------------------
 

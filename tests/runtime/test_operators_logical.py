@@ -1,15 +1,14 @@
 """and_/or_/not_/compare_chain, if_exp and assert_stmt: Python semantics for Python and
 eager values, lazily staged for symbolic ones."""
 
+import autograph_py.runtime.operators as ag__
 import pytest
+from autograph_py.runtime.errors import InvalidArgumentError
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import logging_ops
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.session import Session
 from test_operators_support import in_three_modes, staged
-
-import runtime.operators as ag__
-from runtime.errors import InvalidArgumentError
-from runtime.graph import Graph
-from runtime.ops import logging_ops
-from runtime.ops.core import constant, placeholder
-from runtime.session import Session
 
 
 class Recorder:

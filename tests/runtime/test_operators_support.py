@@ -6,12 +6,11 @@ only known at run time), all converted to numpy / Python scalars for comparison.
 """
 
 import numpy as np
-
-from runtime import dtypes, nest
-from runtime.graph import Graph
-from runtime.ops.core import constant, placeholder
-from runtime.session import Session
-from runtime.tensor import EagerTensor, to_array
+from autograph_py.runtime import dtypes, nest
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.tensor import EagerTensor, to_array
 
 
 def as_plain(value):

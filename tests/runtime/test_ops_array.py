@@ -1,14 +1,13 @@
 """Shape and selection ops: eager and graph against numpy oracles; static shapes; errors."""
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
 import pytest
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.errors import OpError
-from runtime.graph import Graph
-from runtime.ops.testing import check_op, run_graph
-from runtime.session import Session
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.errors import OpError
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.testing import check_op, run_graph
+from autograph_py.runtime.session import Session
 
 rng = np.random.default_rng(1)
 X = rng.standard_normal((2, 3, 4)).astype(np.float32)

@@ -1,15 +1,14 @@
 """zeros, ones, fill, zeros_like, ones_like, range."""
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
 import pytest
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.testing import assert_same_array, check_op
+from autograph_py.runtime.session import Session
 from hypothesis import given
 from hypothesis import strategies as st
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.graph import Graph
-from runtime.ops.testing import assert_same_array, check_op
-from runtime.session import Session
 
 
 @pytest.mark.parametrize("fn,np_fn", [(ag.zeros, np.zeros), (ag.ones, np.ones)])

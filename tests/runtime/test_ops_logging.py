@@ -3,14 +3,13 @@
 import io
 import sys
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
 import pytest
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.errors import InvalidArgumentError
-from runtime.graph import Graph
-from runtime.session import Session
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.errors import InvalidArgumentError
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.session import Session
 
 
 @pytest.mark.parametrize("value,text", [

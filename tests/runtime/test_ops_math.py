@@ -1,14 +1,13 @@
 """Elementwise ops and matmul: eager and graph against numpy oracles."""
 
+import autograph_py.runtime  # noqa: F401  (registers the ops)
 import numpy as np
 import pytest
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.testing import check_op
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import runtime  # noqa: F401  (registers the ops)
-from runtime import api as ag
-from runtime.graph import Graph
-from runtime.ops.testing import check_op
 
 rng = np.random.default_rng(0)
 

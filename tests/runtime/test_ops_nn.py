@@ -1,12 +1,11 @@
 """ag.nn: relu, softmax, conv2d (against a direct-loop oracle)."""
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
 import pytest
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.graph import Graph
-from runtime.ops.testing import check_op
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.testing import check_op
 
 rng = np.random.default_rng(3)
 

@@ -1,12 +1,11 @@
 """ag.random: shapes, dtypes, ranges, seeding; stateful (new numbers every run)."""
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
 import pytest
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.graph import Graph
-from runtime.session import Session
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.session import Session
 
 
 @pytest.fixture(autouse=True)

@@ -1,14 +1,13 @@
 """Reductions and argmax/argmin: eager and graph against numpy; TensorFlow's dtype rules."""
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
 import pytest
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.testing import check_op
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.graph import Graph
-from runtime.ops.testing import check_op
 
 rng = np.random.default_rng(2)
 AXES = [None, 0, 1, -1, [0, 2], (2, 0), [1, -3]]

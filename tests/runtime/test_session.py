@@ -2,14 +2,13 @@
 
 import numpy as np
 import pytest
-
-from runtime import dtypes, session
-from runtime.executor import MissingFeedError
-from runtime.graph import Graph
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant, placeholder
-from runtime.session import Session
-from runtime.variables import Variable
+from autograph_py.runtime import dtypes, session
+from autograph_py.runtime.executor import MissingFeedError
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.variables import Variable
 
 
 @pytest.fixture

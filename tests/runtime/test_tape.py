@@ -2,20 +2,19 @@
 persistence, nested tapes (higher derivatives), Variables, non-differentiable dtypes,
 and a tape used while a graph is being built."""
 
+import autograph_py.runtime.tensor_operators  # noqa: F401  (Python operators on tensors)
 import numpy as np
 import pytest
-
-import runtime.tensor_operators  # noqa: F401  (Python operators on tensors)
-from runtime import dtypes, recording
-from runtime.gradients.grad_ops import stop_gradient
-from runtime.graph import Graph
-from runtime.ops import math_ops as m
-from runtime.ops.array_ops import cast
-from runtime.ops.core import constant, placeholder
-from runtime.ops.reduction_ops import reduce_sum
-from runtime.session import Session
-from runtime.tape import GradientTape
-from runtime.variables import Variable
+from autograph_py.runtime import dtypes, recording
+from autograph_py.runtime.gradients.grad_ops import stop_gradient
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.array_ops import cast
+from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.ops.reduction_ops import reduce_sum
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.tape import GradientTape
+from autograph_py.runtime.variables import Variable
 
 
 def test_seed_example():

@@ -1,15 +1,14 @@
 """x[index]: one StridedSlice op; eager and graph against numpy; static shapes; errors."""
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
 import pytest
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.errors import OpError
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.testing import check_op, run_graph
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.errors import OpError
-from runtime.graph import Graph
-from runtime.ops.testing import check_op, run_graph
 
 X = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
 

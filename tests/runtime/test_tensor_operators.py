@@ -2,13 +2,12 @@
 
 import operator
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
 import pytest
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.graph import Graph
-from runtime.ops.testing import assert_same_array, check_op
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops.testing import assert_same_array, check_op
 
 A = np.array([[1, -2], [3, 4]], np.int32)
 B = np.array([[2, 5], [-3, 1]], np.int32)

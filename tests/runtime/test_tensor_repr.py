@@ -1,10 +1,9 @@
 """Tensor repr as in the seed article."""
 
+import autograph_py.runtime  # noqa: F401
 import numpy as np
-
-import runtime  # noqa: F401
-from runtime import api as ag
-from runtime.graph import Graph
+from autograph_py.runtime import api as ag
+from autograph_py.runtime.graph import Graph
 
 
 def test_eager_repr_matches_the_seed():

@@ -4,14 +4,13 @@ import itertools
 
 import numpy as np
 import pytest
-
-from runtime import dtypes
-from runtime.graph import Graph
-from runtime.ops import math_ops as m
-from runtime.ops.core import constant
-from runtime.session import Session
-from runtime.tensor import EagerTensor
-from runtime.variables import Variable
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.core import constant
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.tensor import EagerTensor
+from autograph_py.runtime.variables import Variable
 
 _fresh = (f"test_var_{i}" for i in itertools.count())  # variable names are process-global
 

@@ -1,0 +1,140 @@
+"""The layer rules of docs/architecture.md, checked on the source of every module.
+
+- `converters/` (installed as `autograph_py.converters`) imports only the standard
+  library, gast and itself.
+- `runtime/` (installed as `autograph_py.runtime`) imports only the standard library,
+  numpy and itself.
+- Nothing imports the folders by their checkout names (`runtime`, `converters`): only
+  `autograph_py` is installed.
+- `autograph_py/` may import all three, but the two lower layers never reach up.
+Imports inside functions count as much as those at the top of a module.
+"""
+
+import ast
+import pathlib
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+# Import name of each folder that installs under `autograph_py`.
+PACKAGES = {"autograph_py": "autograph_py", "converters": "autograph_py.converters",
+            "runtime": "autograph_py.runtime"}
+# What each layer may import besides the standard library.
+ALLOWED = {
+    "autograph_py.converters": ("gast", "autograph_py.converters"),
+    "autograph_py.runtime": ("numpy", "autograph_py.runtime"),
+    "autograph_py": ("gast", "numpy", "autograph_py"),
+}
+
+
+def module_name(root, path):
+    """Import name of the module at `path`, with folders mapped as pyproject.toml does."""
+    rel = path.relative_to(root).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join([PACKAGES[parts[0]], *parts[1:]])
+
+
+def imported_names(tree, module, is_package):
+    """Absolute names of everything `tree` imports, anywhere in it, with line numbers."""
+    package = module if is_package else module.rpartition(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                name = f"{base}.{node.module}" if node.module else base
+            else:
+                name = node.module
+            yield node.lineno, name
+
+
+def layer_of(module):
+    return max((layer for layer in ALLOWED if module == layer or
+                module.startswith(layer + ".")), key=len)
+
+
+def is_allowed(layer, name):
+    top = name.split(".")[0]
+    if top in sys.stdlib_module_names or top == "__future__":
+        return True
+    return any(name == ok or name.startswith(ok + ".") for ok in ALLOWED[layer])
+
+
+def violations(root):
+    """`file:line: message` for every import that crosses the rules."""
+    found = []
+    for folder in PACKAGES:
+        for path in sorted((root / folder).rglob("*.py")):
+            module = module_name(root, path)
+            layer = layer_of(module)
+            tree = ast.parse(path.read_text(), str(path))
+            for line, name in imported_names(tree, module, path.name == "__init__.py"):
+                if not is_allowed(layer, name):
+                    found.append(f"{path.relative_to(root)}:{line}: {layer} imports {name}")
+    return found
+
+
+def test_no_module_crosses_the_layer_rules():
+    assert violations(ROOT) == []
+
+
+@pytest.mark.parametrize("folder, line", [
+    ("converters", "import numpy as np"),
+    ("converters", "from autograph_py.runtime import tensor"),
+    ("runtime", "from autograph_py import conversion"),
+    ("runtime", "def f():\n    from autograph_py.converters import parser\n"),
+    ("runtime", "from runtime import tensor"),       # the checkout name, not installed
+    ("autograph_py", "import converters"),
+])
+def test_a_deliberate_crossing_is_reported(tmp_path, folder, line):
+    for name in PACKAGES:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / folder / "bad.py").write_text(line + "\n")
+    [report] = violations(tmp_path)
+    assert report.startswith(f"{folder}/bad.py:")
+
+
+def test_relative_imports_resolve_inside_the_layer(tmp_path):
+    for name in PACKAGES:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text("")
+    (tmp_path / "runtime" / "ok.py").write_text("from . import tensor\nfrom .ops import x\n")
+    (tmp_path / "runtime" / "bad.py").write_text("from .. import conversion\n")
+    assert [r.split(":")[0] for r in violations(tmp_path)] == ["runtime/bad.py"]
+
+
+def test_the_wheel_installs_one_top_level_name(tmp_path):
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
+                    "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+                   check=True, capture_output=True)
+    [wheel] = tmp_path.glob("*.whl")
+    tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}
+    assert {t for t in tops if not t.endswith(".dist-info")} == {"autograph_py"}
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "autograph_py/runtime/operators/control_flow.py" in names
+    assert "autograph_py/converters/analysis/activity.py" in names
+
+
+def test_user_modules_named_runtime_and_converters_do_not_shadow_ours(tmp_path):
+    for shadow in ("runtime", "converters"):
+        (tmp_path / f"{shadow}.py").write_text(f"raise ImportError('user {shadow}.py imported')\n")
+    (tmp_path / "script.py").write_text(
+        "import autograph_py as ag\n"
+        "def f(x):\n"
+        "    while x > 1:\n"
+        "        x = x // 2\n"
+        "    return x\n"
+        "with ag.Graph().as_default(), ag.Session() as s:\n"
+        "    print(s.run(ag.to_graph(f)(ag.constant(40))))\n")
+    done = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, capture_output=True,
+                          text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "1\n"
