@@ -1,8 +1,9 @@
 """autograph_py: Python control flow over tensors, staged into dataflow graphs.
 
 `import autograph_py as ag` gives the whole user-facing API: the runtime's tensors, ops,
-graphs, sessions, variables and gradient tape (re-exported from `autograph_py.runtime.api`), and the
-converter's entry points `to_code`, `to_graph`, `function`, `convert`, `do_not_convert`.
+graphs, sessions, variables and gradient tape (re-exported from
+`autograph_py.runtime.public_api`), and the converter's entry points `to_code`,
+`to_graph`, `function`, `convert`, `do_not_convert`.
 """
 
 from autograph_py import converters, error_rewriting, source_map
@@ -11,10 +12,8 @@ from autograph_py.converters.errors import ConversionError
 from autograph_py.directives import set_loop_options
 from autograph_py.function import ConcreteFunction, Function, function
 from autograph_py.runtime import errors as _runtime_errors
-from autograph_py.runtime.api import *  # noqa: F401,F403
-from autograph_py.runtime.api import __all__ as _ops_all
-from autograph_py.runtime.core_api import *  # noqa: F401,F403
-from autograph_py.runtime.core_api import __all__ as _core_all
+from autograph_py.runtime.public_api import *  # noqa: F401,F403
+from autograph_py.runtime.public_api import __all__ as _runtime_all
 
 __version__ = "0.1.0"
 
@@ -23,7 +22,7 @@ _runtime_errors.add_library_dir(__file__)
 _runtime_errors.add_library_dir(converters.__file__)
 _runtime_errors.set_location_resolver(source_map.lookup)
 
-__all__ = list(_ops_all) + list(_core_all) + [
+__all__ = list(_runtime_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
     "Function", "ConcreteFunction", "error_rewriting", "set_loop_options", "ConversionError",
     "__version__",

@@ -1,7 +1,7 @@
 """The numpy dataflow runtime: tensors, the op registry, graphs, sessions, variables,
 control flow and the staging operators converted code calls.
 
-Importing `runtime` registers every op. The user-facing names are in `runtime.api`,
+Importing `autograph_py.runtime` registers every op. The user-facing names are in `public_api`,
 which `autograph_py` re-exports. This package never imports `converters` or
 `autograph_py` (DESIGN.md §2).
 """

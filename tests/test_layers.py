@@ -12,6 +12,7 @@ Imports inside functions count as much as those at the top of a module.
 
 import ast
 import pathlib
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -112,8 +113,13 @@ def test_relative_imports_resolve_inside_the_layer(tmp_path):
 
 
 def test_the_wheel_installs_one_top_level_name(tmp_path):
+    # Built from a copy: a build in the checkout would leave build/ behind, whose stale
+    # files later builds pick up.
+    source = tmp_path / "src"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", "build", "*.egg-info", "__pycache__", ".*_cache", ".hypothesis"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps",
-                    "--no-build-isolation", "-w", str(tmp_path), str(ROOT)],
+                    "--no-build-isolation", "-w", str(tmp_path), str(source)],
                    check=True, capture_output=True)
     [wheel] = tmp_path.glob("*.whl")
     tops = {name.split("/")[0] for name in zipfile.ZipFile(wheel).namelist()}

@@ -13,7 +13,7 @@ Gradients that do not flow come back as None.
 """
 
 import numpy as np
-from autograph_py.runtime.gradients_impl import gradients
+from autograph_py.runtime.gradients.symbolic import gradients
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops.core import constant, placeholder
 from autograph_py.runtime.session import Session

@@ -23,7 +23,7 @@ from autograph_py.runtime import context, registry
 from autograph_py.runtime.control_flow import cond
 from autograph_py.runtime.gradients.engine import inner_variables, is_differentiable
 from autograph_py.runtime.gradients.inline import inline_graph, pure_copy
-from autograph_py.runtime.gradients_impl import gradients
+from autograph_py.runtime.gradients.symbolic import gradients
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.ops.creation_ops import zeros, zeros_like
 from autograph_py.runtime.registry import OpDef, apply, register, register_gradient

@@ -16,7 +16,7 @@ import weakref
 
 from autograph_py.runtime.gradients.engine import is_differentiable, variables_read_inside
 from autograph_py.runtime.gradients.inline import inline_graph
-from autograph_py.runtime.gradients_impl import gradients
+from autograph_py.runtime.gradients.symbolic import gradients
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.ops.creation_ops import zeros_like
 from autograph_py.runtime.registry import OpDef, apply, register, register_gradient

@@ -30,7 +30,7 @@ from autograph_py.runtime.operators.py_builtins import (
     sum_,
     zip_,
 )
-from autograph_py.runtime.operators.variables import (
+from autograph_py.runtime.operators.undefined import (
     Undefined,
     UndefinedReturnValue,
     UndefinedSymbolError,

@@ -37,7 +37,7 @@ from autograph_py.runtime.operators import state as state_lib
 from autograph_py.runtime.operators.iterables import TensorRows, as_staged
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.operators.truth import truth
-from autograph_py.runtime.operators.variables import (
+from autograph_py.runtime.operators.undefined import (
     Undefined,
     UndefinedReturnValue,
     UndefinedSymbolError,

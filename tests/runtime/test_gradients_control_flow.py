@@ -9,7 +9,7 @@ import pytest
 from autograph_py.runtime import dtypes
 from autograph_py.runtime.control_flow import cond, while_loop
 from autograph_py.runtime.gradients.checker import graph_gradients, numerical_gradients
-from autograph_py.runtime.gradients_impl import gradients
+from autograph_py.runtime.gradients.symbolic import gradients
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.array_ops import concat, shape

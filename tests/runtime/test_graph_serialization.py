@@ -93,9 +93,8 @@ def test_cond_and_nested_while():
 
 
 def test_op_library_attrs_survive():
-    from autograph_py.runtime import (
-        api as ag,  # shapes, axes and slice specs are tuples/ints/None attrs
-    )
+    # shapes, axes and slice specs are tuples/ints/None attrs
+    from autograph_py.runtime import public_api as ag
 
     def build():
         x = placeholder(dtypes.float32, [None, 4], name="x")

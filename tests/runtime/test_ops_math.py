@@ -3,7 +3,7 @@
 import autograph_py.runtime  # noqa: F401  (registers the ops)
 import numpy as np
 import pytest
-from autograph_py.runtime import api as ag
+from autograph_py.runtime import public_api as ag
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops.testing import check_op
 from hypothesis import given, settings

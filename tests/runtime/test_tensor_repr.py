@@ -2,7 +2,7 @@
 
 import autograph_py.runtime  # noqa: F401
 import numpy as np
-from autograph_py.runtime import api as ag
+from autograph_py.runtime import public_api as ag
 from autograph_py.runtime.graph import Graph
 
 

@@ -1,4 +1,5 @@
-"""The runtime's user-facing names: what `import autograph_py as ag` re-exports.
+"""The runtime's user-facing names: what `import autograph_py as ag` re-exports (ops,
+dtypes, tensors, graphs, sessions, variables, control flow, specs, errors).
 
 Contract: a plain module of explicit imports; `__all__` lists every public name.
 `ag.random`, `ag.nn` and `ag.debugging` are namespaces of their ops (like tf.random,
@@ -8,7 +9,9 @@ the ops, as in TensorFlow.
 
 from types import SimpleNamespace
 
-from autograph_py.runtime import dtypes
+from autograph_py.runtime import dtypes, errors
+from autograph_py.runtime.context import executing_eagerly
+from autograph_py.runtime.control_flow import cond, while_loop
 from autograph_py.runtime.dtypes import (
     DType,
     as_dtype,
@@ -22,6 +25,16 @@ from autograph_py.runtime.dtypes import (
     int64,
     string,
     uint8,
+)
+from autograph_py.runtime.errors import InvalidArgumentError, OpError
+from autograph_py.runtime.gradients.grad_ops import stop_gradient
+from autograph_py.runtime.gradients.symbolic import gradients
+from autograph_py.runtime.graph import (
+    Graph,
+    Operation,
+    get_default_graph,
+    name_scope,
+    reset_default_graph,
 )
 from autograph_py.runtime.ops import check_ops, nn_ops, random_ops
 from autograph_py.runtime.ops.array_ops import (
@@ -86,8 +99,12 @@ from autograph_py.runtime.ops.reduction_ops import (
     reduce_prod,
     reduce_sum,
 )
+from autograph_py.runtime.session import Session
 from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.tape import GradientTape
 from autograph_py.runtime.tensor import Tensor, is_tensor
+from autograph_py.runtime.tensor_spec import TensorSpec
+from autograph_py.runtime.variables import Variable
 
 bool = bool_  # noqa: A001  (ag.bool, as tf.bool)
 
@@ -131,4 +148,8 @@ __all__ = [
     "reduce_min", "reduce_prod", "reduce_sum",
     # namespaces, printing, assertions
     "Assert", "debugging", "nn", "print", "random",
+    # graphs, sessions, variables, control flow, gradients, specs, errors
+    "GradientTape", "Graph", "InvalidArgumentError", "OpError", "Operation", "Session",
+    "TensorSpec", "Variable", "cond", "errors", "executing_eagerly", "get_default_graph",
+    "gradients", "name_scope", "reset_default_graph", "stop_gradient", "while_loop",
 ]
