@@ -1,0 +1,42 @@
+"""`python -m tests.fuzz --count N --seed S`: run the differential fuzzer, print a summary.
+
+Prints one line per failing program (each failing mode with its error or first wrong
+answer), each new kind of failure minimized (with `--write-cases`, also written to
+tests/fuzz/cases/), the failures and rejections per kind, and last the line
+`FUZZ {matches}/{total} wrong={w} crash={c} hang={h} rejected={r}` (counting rule:
+tests/fuzz/campaign.py).
+"""
+
+import argparse
+import sys
+
+from tests.fuzz.campaign import run_campaign
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m tests.fuzz", description=__doc__)
+    parser.add_argument("--count", type=int, default=100, help="number of programs")
+    parser.add_argument("--seed", type=int, default=0, help="program i uses seed + i")
+    parser.add_argument("--minimize", action=argparse.BooleanOptionalAction, default=True,
+                        help="minimize each new kind of failure (default: on)")
+    parser.add_argument("--minimize-seconds", type=float, default=20.0,
+                        help="time budget for minimizing, over the whole run")
+    parser.add_argument("--write-cases", action="store_true",
+                        help="write each minimized failure to tests/fuzz/cases/")
+    parser.add_argument("--timeout", type=float, default=3.0,
+                        help="seconds a mode may take on one program before it is a hang")
+    args = parser.parse_args(argv)
+    summary = run_campaign(args.seed, args.count, minimize=args.minimize,
+                           minimize_seconds=args.minimize_seconds,
+                           write_cases=args.write_cases, seconds=args.timeout)
+    print(f"distinct failures: {len(summary.failures)}")
+    for (outcome, kind, message), n in summary.failures.most_common():
+        print(f"  {n:5d} {outcome} {kind} {message}".rstrip())
+    print("rejections per kind: " + (", ".join(
+        f"{kind}={n}" for kind, n in sorted(summary.rejections.items())) or "none"))
+    print(summary.last_line())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

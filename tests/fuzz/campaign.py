@@ -1,0 +1,82 @@
+"""A fuzzing campaign: programs (seed, 0..count-1), their outcomes, the failures minimized.
+
+Counting rule: each program counts once, under the worst outcome of its modes, in the
+order wrong > hang > crash > rejected > match (runner.SEVERITY); a program whose oracle
+fails (a generator bug: the program is not valid Python for its inputs) counts as a
+crash. So the counts add up to the number of programs. Rejections are also counted per
+kind (rejections.py), once per program and kind.
+
+Each distinct failure (runner.ModeResult.signature(): outcome, error type and message
+shape; the first mode in runner.MODES order that shows it) is minimized once, while the
+time budget lasts, and can be written as a regression case.
+"""
+
+import collections
+import dataclasses
+import time
+
+from tests.fuzz import cases, minimizer, runner
+from tests.fuzz.generator import generate
+
+
+@dataclasses.dataclass
+class Summary:
+    total: int = 0
+    counts: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    rejections: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+
+    def last_line(self):
+        c = self.counts
+        return (f"FUZZ {c['match']}/{self.total} wrong={c['wrong']} crash={c['crash']} "
+                f"hang={c['hang']} rejected={c['rejected']}")
+
+
+def run_campaign(seed, count, minimize=True, minimize_seconds=20.0, write_cases=False,
+                 seconds=3.0, out=print):
+    summary = Summary()
+    minimize_deadline = time.monotonic() + minimize_seconds
+    for index in range(count):
+        program = generate(seed, index)
+        summary.total += 1
+        try:
+            report = runner.run(program.source, program.inputs, seconds=seconds)
+        except runner.OracleError as e:
+            summary.counts["crash"] += 1
+            out(f"seed={seed} index={index} invalid program, the oracle failed: {e}")
+            continue
+        summary.counts[report.outcome] += 1
+        summary.rejections.update({r.kind for r in report.modes.values()
+                                   if r.outcome == "rejected"})
+        failures = report.failures()
+        if not failures:
+            continue
+        out(f"seed={seed} index={index} {report.outcome}: " + "; ".join(
+            f"{r.mode}={r.outcome} {r.detail}" for r in failures))
+        for failure in failures:
+            signature = failure.signature()
+            summary.failures[signature] += 1
+            if summary.failures[signature] == 1 and minimize and (
+                    time.monotonic() < minimize_deadline):
+                source, inputs = shrink(program.source, program.inputs, failure, seconds,
+                                        minimize_deadline)
+                out(f"  minimized ({failure.mode} {failure.outcome}), inputs {inputs!r}:")
+                out("    " + source.rstrip().replace("\n", "\n    "))
+                if write_cases:
+                    path = cases.write(source, inputs, seed, index, failure)
+                    out(f"  wrote {path}")
+    return summary
+
+
+def shrink(source, inputs, failure, seconds, deadline):
+    """`minimizer.minimize` while `failure` (same mode, same signature) persists."""
+
+    def still_fails(candidate, candidate_inputs):
+        try:
+            report = runner.run(candidate, candidate_inputs, modes=(failure.mode,),
+                                seconds=seconds)
+        except runner.OracleError:
+            return False
+        return report.modes[failure.mode].signature() == failure.signature()
+
+    return minimizer.minimize(source, inputs, still_fails, deadline)

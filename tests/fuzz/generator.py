@@ -1,0 +1,357 @@
+"""Seeded random programs `f(a, b, xs)` that a user may legitimately stage.
+
+`generate(seed, index)` returns a `Program`: the source of a module (a small prelude, then
+`def f(a, b, xs)`) and the inputs to call it with. It draws everything from
+`random.Random(seed + index)`, so (seed, index) reproduces a program exactly.
+
+What makes a program legitimate for staging (docs/limitations.md, docs/guide.md), and
+how the generator guarantees it:
+- every variable is an int and keeps that dtype: expressions combine ints with `+`, `-`,
+  `%` and `//` by positive constants, `abs`, `min`, `max`, ternaries, and `and`/`or`
+  over ints; comparisons appear only in conditions;
+- every variable is bound at the top of `f`, before any staged `if` or loop; a loop's
+  target is read only inside that loop;
+- every path returns, and every `return` has the same arity (an int, or a tuple of ints);
+- loops terminate: `while` loops count a fresh counter first thing in their body, range
+  bounds are small, and nothing grows faster than by a bounded sum per iteration (an
+  assignment inside a loop that reads variables is taken `% K`), so no int leaves int32;
+- only `risky(c)` raises, and only on a literal `c`, so whether it raises never depends
+  on a tensor;
+- lists are only popped under a length guard; dict items and attributes keep their keys.
+"""
+
+import dataclasses
+import random
+
+PRELUDE = '''\
+class Box:
+    pass
+
+
+def risky(p):
+    if p > 2:
+        raise ValueError(p)
+    return p
+'''
+
+MAX_LOOP_DEPTH = 3
+MAX_DEPTH = 4
+
+
+@dataclasses.dataclass(frozen=True)
+class Program:
+    seed: int
+    index: int
+    source: str  # the module: PRELUDE, then `def f(a, b, xs)`
+    inputs: tuple  # ((a, b, xs), ...): each call checked against the oracle
+
+
+def generate(seed, index):
+    rng = random.Random(seed + index)
+    inputs = tuple(
+        (rng.randint(-3, 5), rng.randint(-3, 5),
+         [rng.randint(-3, 6) for _ in range(rng.randint(0, 4))])
+        for _ in range(3))
+    body = _Builder(rng).function()
+    return Program(seed, index, PRELUDE + "\n\n" + body, inputs)
+
+
+@dataclasses.dataclass
+class _Scope:
+    """Where a statement is generated: loop nesting and the loop targets readable there."""
+
+    depth: int = 0
+    loops: int = 0
+    targets: tuple = ()
+
+
+class _Builder:
+    def __init__(self, rng):
+        self.rng = rng
+        self.budget = rng.randint(5, 25)
+        self.arity = rng.choice((1, 1, 2, 3))
+        self.vars = [f"v{i}" for i in range(rng.randint(2, 4))]
+        self.has_list = rng.random() < 0.4
+        self.has_dict = rng.random() < 0.25
+        self.has_box = rng.random() < 0.25
+        self.rebinders = []  # helpers that rebind a variable through nonlocal
+        self.readers = []  # helpers and lambdas that read variables
+        self.fresh = 0
+
+    # --- the function -------------------------------------------------------------------
+
+    def function(self):
+        lines = ["def f(a, b, xs):"]
+        head = [f"{v} = {self.init_expr()}" for v in self.vars]
+        if self.has_list:
+            head.append(self.rng.choice(("ys = []", "ys = [1, 2]")))
+        if self.has_dict:
+            head.append("d = {'k': 0, 'm': 1}")
+        if self.has_box:
+            head += ["o = Box()", "o.k = 0"]
+        head += self.helpers()
+        body = self.block(_Scope(), top=True)
+        body.append(self.return_stmt(_Scope()))
+        lines += ["    " + line for line in head + body]
+        return "\n".join(lines) + "\n"
+
+    def init_expr(self):
+        return self.rng.choice(("a", "b", "0", "1", "a + 1", "b - a", "len(xs)", "2"))
+
+    def helpers(self):
+        lines = []
+        for n in range(self.rng.choice((0, 0, 1, 2))):
+            kind = self.rng.choice(("rebind", "read", "branch", "lambda"))
+            name, var = f"h{n}", self.rng.choice(self.vars)
+            if kind == "rebind":
+                lines += [f"def {name}(p):", f"    nonlocal {var}", f"    {var} = {var} + p",
+                          f"    return {var}"]
+                self.rebinders.append(name)
+            elif kind == "read":
+                lines += [f"def {name}(p):", f"    return p + {var}"]
+                self.readers.append(name)
+            elif kind == "branch":
+                lines += [f"def {name}(p):", f"    if p > {var}:", "        return p",
+                          f"    return {var} - p"]
+                self.readers.append(name)
+            else:
+                lines.append(f"{name} = lambda p: p - {var}")
+                self.readers.append(name)
+        return lines
+
+    # --- statements ---------------------------------------------------------------------
+
+    def block(self, scope, top=False):
+        lines = []
+        count = self.rng.randint(2, 5) if top else self.rng.randint(1, 3)
+        for _ in range(count):
+            if self.budget <= 0:
+                break
+            lines += self.statement(scope)
+        return lines or ["pass"]
+
+    def statement(self, scope):
+        self.budget -= 1
+        kinds = ["assign", "assign", "aug", "aug", "if", "if"]
+        if scope.loops < MAX_LOOP_DEPTH and scope.depth < MAX_DEPTH:
+            kinds += ["while", "while_true", "for", "for", "for"]
+        if scope.depth >= MAX_DEPTH:
+            kinds = ["assign", "aug"]
+        if scope.loops:
+            kinds += ["break", "continue"]
+        if scope.depth:
+            kinds.append("return")
+        if self.has_list:
+            kinds += ["append", "pop"]
+        if self.has_dict:
+            kinds.append("dict")
+        if self.has_box:
+            kinds.append("attr")
+        if self.rebinders:
+            kinds.append("call")
+        kinds.append("try")
+        return getattr(self, "s_" + self.rng.choice(kinds))(scope)
+
+    def nested(self, scope, loop=False, targets=()):
+        inner = _Scope(scope.depth + 1, scope.loops + loop, scope.targets + tuple(targets))
+        return ["    " + line for line in self.block(inner)]
+
+    def s_assign(self, scope):
+        var = self.rng.choice(self.vars)
+        return [f"{var} = {self.bounded(self.expr(scope), scope)}"]
+
+    def s_aug(self, scope):
+        op = self.rng.choice(("+=", "-="))
+        return [f"{self.rng.choice(self.vars)} {op} {self.small_atom(scope)}"]
+
+    def s_if(self, scope):
+        lines = [f"if {self.cond(scope)}:"] + self.nested(scope)
+        for _ in range(self.rng.choice((0, 0, 1, 2))):
+            lines += [f"elif {self.cond(scope)}:"] + self.nested(scope)
+        if self.rng.random() < 0.5:
+            lines += ["else:"] + self.nested(scope)
+        return lines
+
+    def counter(self):
+        self.fresh += 1
+        return f"w{self.fresh}"
+
+    def s_while(self, scope):
+        w = self.counter()
+        test = f"{w} < {self.rng.randint(1, 4)}"
+        connective = self.rng.choice(("", "", "and", "or"))
+        if connective == "and":
+            test += f" and {self.cond(scope)}"
+        elif connective == "or":  # the condition alone could keep it going: bound it again
+            test = f"{w} < 5 and ({test} or {self.cond(scope)})"
+        lines = [f"{w} = 0", f"while {test}:", f"    {w} += 1"]
+        lines += self.nested(scope, loop=True) + self.loop_else(scope)
+        return lines
+
+    def s_while_true(self, scope):
+        w = self.counter()
+        lines = [f"{w} = 0", "while True:", f"    {w} += 1",
+                 f"    if {w} > {self.rng.randint(0, 3)}:", "        break"]
+        return lines + self.nested(scope, loop=True)
+
+    def s_for(self, scope):
+        self.fresh += 1
+        i, x = f"i{self.fresh}", f"x{self.fresh}"
+        kind = self.rng.choice(("range", "range", "xs", "xs", "list", "enumerate", "zip"))
+        if kind == "range":
+            iterable, targets = self.range_call(scope), (i,)
+            header = i
+        elif kind == "xs":
+            iterable, targets, header = "xs", (x,), x
+        elif kind == "list":
+            items = ", ".join(str(self.rng.randint(-2, 4)) for _ in range(self.rng.randint(0, 3)))
+            iterable, targets, header = f"[{items}]", (x,), x
+        elif kind == "enumerate":
+            iterable, targets, header = "enumerate(xs)", (i, x), f"{i}, {x}"
+        else:
+            other = self.rng.choice(("xs", "range(3)", "[4, 5]"))
+            iterable, targets, header = f"zip(xs, {other})", (x, i), f"{x}, {i}"
+        lines = [f"for {header} in {iterable}:"]
+        return lines + self.nested(scope, loop=True, targets=targets) + self.loop_else(scope)
+
+    def range_call(self, scope):
+        return self.rng.choice((
+            f"range({self.rng.randint(0, 4)})",
+            f"range({self.rng.choice(('a', 'b'))} % 4)",
+            f"range({self.rng.randint(-1, 1)}, {self.rng.randint(1, 4)})",
+            "range(len(xs))",
+            f"range({self.rng.choice(('a', 'b'))}, 4)",
+        ))
+
+    def loop_else(self, scope):
+        if self.rng.random() < 0.25:
+            return ["else:"] + self.nested(scope)
+        return []
+
+    def s_break(self, scope):
+        return ["break"]
+
+    def s_continue(self, scope):
+        return ["continue"]
+
+    def s_return(self, scope):
+        return [self.return_stmt(scope)]
+
+    def return_stmt(self, scope):
+        values = [self.expr(scope) for _ in range(self.arity)]
+        if self.arity == 1:
+            return f"return {values[0]}"
+        return f"return ({', '.join(values)})"
+
+    def s_append(self, scope):
+        return [f"ys.append({self.expr(scope, 1)})"]
+
+    def s_pop(self, scope):
+        var = self.rng.choice(self.vars)
+        guard = f"if len(ys) > {self.rng.randint(0, 2)}:"
+        return self.rng.choice(([guard, f"    {var} += ys.pop()"], [guard, "    ys.pop()"]))
+
+    def s_dict(self, scope):
+        key = self.rng.choice(("'k'", "'m'"))
+        if self.rng.random() < 0.5:
+            return [f"d[{key}] += {self.small_atom(scope)}"]
+        return [f"d[{key}] = {self.bounded(self.expr(scope), scope)}"]
+
+    def s_attr(self, scope):
+        if self.rng.random() < 0.5:
+            return [f"o.k -= {self.small_atom(scope)}"]
+        return [f"o.k = {self.bounded(self.expr(scope), scope)}"]
+
+    def s_call(self, scope):
+        call = f"{self.rng.choice(self.rebinders)}({self.small_atom(scope)})"
+        if self.rng.random() < 0.5:
+            return [call]
+        return [f"{self.rng.choice(self.vars)} = {self.bounded(call, scope)}"]
+
+    def s_try(self, scope):
+        var = self.rng.choice(self.vars)
+        risky = f"risky({self.rng.randint(1, 4)})"
+        body = self.rng.choice((
+            [f"{var} = {self.bounded(f'{var} + {risky}', scope)}"],
+            [f"{var} += 1", f"{var} -= {risky}"],
+            [self.return_stmt(scope).replace("return ", f"return {risky} + ", 1)
+             if self.arity == 1 else f"{var} = {risky}"],
+        ))
+        handler = [f"{var} -= 1"] if self.rng.random() < 0.7 else ["pass"]
+        return (["try:"] + ["    " + line for line in body] + ["except ValueError:"]
+                + ["    " + line for line in handler])
+
+    # --- expressions --------------------------------------------------------------------
+
+    def bounded(self, expr, scope):
+        """`expr`, taken `% K` inside a loop (where it could compound) unless it is small."""
+        if scope.loops and not expr.isidentifier() and not expr.lstrip("-").isdigit():
+            return f"({expr}) % {self.rng.randint(5, 13)}"
+        return expr
+
+    def small_atom(self, scope):
+        options = ["a", "b", "1", "2", str(self.rng.randint(-2, 3))]
+        return self.rng.choice(options + list(scope.targets))
+
+    def atom(self, scope):
+        options = self.vars + ["a", "b", str(self.rng.randint(-2, 4))] + list(scope.targets)
+        extras = ["len(xs)"]
+        if self.has_list:
+            extras += ["len(ys)", "sum(ys)"]
+        if self.has_dict:
+            extras.append(f"d[{self.rng.choice(('k', 'm'))!r}]")
+        if self.has_box:
+            extras.append("o.k")
+        helpers = self.readers + self.rebinders
+        if helpers:
+            extras.append(f"{self.rng.choice(helpers)}({self.small_atom(scope)})")
+        if self.rng.random() < 0.25:
+            return self.rng.choice(extras)
+        return self.rng.choice(options)
+
+    def expr(self, scope, depth=2):
+        if depth <= 0 or self.rng.random() < 0.4:
+            return self.atom(scope)
+        kind = self.rng.choice(("+", "-", "+", "%", "//", "ternary", "and", "or", "neg",
+                                "abs", "minmax"))
+
+        def sub():
+            return self.expr(scope, depth - 1)
+        if kind in ("+", "-"):
+            return f"{sub()} {kind} {sub()}"
+        if kind in ("%", "//"):
+            return f"({sub()}) {kind} {self.rng.randint(2, 5)}"
+        if kind == "ternary":
+            return f"({sub()} if {self.cond(scope, depth - 1)} else {sub()})"
+        if kind in ("and", "or"):
+            return f"({sub()} {kind} {sub()})"
+        if kind == "neg":
+            return f"-{self.atom(scope)}"
+        if kind == "abs":
+            return f"abs({sub()})"
+        return f"{self.rng.choice(('min', 'max'))}({sub()}, {sub()})"
+
+    def cond(self, scope, depth=2):
+        kind = self.rng.choice(("cmp", "cmp", "cmp", "cmp", "truth", "truth", "not", "and",
+                                "or", "chain", "parity"))
+        if self.rng.random() < 0.03:
+            kind = "in"
+        if depth <= 0:
+            kind = "cmp"
+
+        def sub():
+            return self.cond(scope, depth - 1)
+        if kind == "cmp":
+            op = self.rng.choice(("<", "<=", ">", ">=", "==", "!="))
+            return f"{self.expr(scope, 1)} {op} {self.expr(scope, 1)}"
+        if kind == "truth":
+            return self.expr(scope, 1)
+        if kind == "not":
+            return f"not {sub()}"
+        if kind in ("and", "or"):
+            return f"({sub()} {kind} {sub()})"
+        if kind == "chain":
+            return f"{self.atom(scope)} < {self.atom(scope)} <= {self.atom(scope)}"
+        if kind == "parity":
+            return f"{self.atom(scope)} % 2 == 0"
+        return f"{self.atom(scope)} in xs"
