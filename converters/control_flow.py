@@ -146,6 +146,18 @@ def _state_tuple(state):
     return gast.Tuple(elts=[qn.to_node() for qn in state], ctx=gast.Load())
 
 
+def _state_loads(state):
+    return gast.Tuple(elts=[_state_load(qn) for qn in state], ctx=gast.Load())
+
+
+def _state_load(qn):
+    # A dict item or attribute may not exist before the statement that creates it.
+    if not qn.is_composite:
+        return qn.to_node()
+    return templates.replace_as_expression('ag__.ldu(lambda: x, name)', x=qn.to_node(),
+                                           name=gast.Constant(value=str(qn), kind=None))
+
+
 def _all(tests):
     return tests[0] if len(tests) == 1 else gast.BoolOp(op=gast.And(), values=tests)
 
@@ -178,13 +190,14 @@ class ControlFlowTransformer(Transformer):
                                             if not qn.is_composite)
         stmts = templates.replace('''
             def get_state():
-                return state
+                return loads
 
             def set_state(vars_):
                 nonlocal names
                 global gnames
                 state = vars_
         ''', get_state=get_state, set_state=set_state, state=_state_tuple(plan.state),
+            loads=_state_loads(plan.state),
             vars_=self.ctx.namer.shared_symbol('vars_'), names=nonlocals, gnames=globals_)
         return stmts, get_state, set_state
 

@@ -6,8 +6,17 @@
     a < b <= c     ->  ag__.compare_chain(a, '<', lambda: b, '<=', lambda: c)
 
 `compare_chain` evaluates each operand once, left to right, stopping at the first false
-comparison, like Python. Single comparisons stay as they are. After this pass no
-BoolOp, `not` or chained Compare remains.
+comparison, like Python. Single comparisons stay as they are, except `in` / `not in`
+(`x in t` -> `ag__.compare_chain(x, 'in', lambda: t)`), which Python would answer with
+`bool()` of a symbolic tensor. After this pass no BoolOp, `not`, chained Compare or
+`in` / `not in` remains.
+
+In a test position only the truth of `a or b` matters, so there the call gets
+`test=True` and a staged `or_` may decide on truth values where the operands' dtypes
+differ (`if x <= 0 or n + 1:`). Test positions: the condition of `if_stmt`, `if_exp`
+and `assert_stmt` (control_flow, conditional_expressions and asserts run first), the
+value a `while_stmt` test or a `for_stmt` extra test returns, the operand of `not`, and
+the operands of a BoolOp in a test position.
 """
 import gast
 from autograph_py.converters import templates
@@ -28,23 +37,70 @@ def _string(value):
     return gast.Constant(value=value, kind=None)
 
 
+# Operator calls whose argument at the given position is a condition, and those whose
+# argument there names (or is) a function returning a condition.
+_CONDITION_ARG = {'if_stmt': 0, 'if_exp': 0, 'assert_stmt': 0}
+_TEST_FUNCTION_ARG = {'while_stmt': 0, 'for_stmt': 1}
+
+
+def _operator_arg(node, positions):
+    if (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
+            isinstance(node.func.value, gast.Name) and node.func.value.id == 'ag__' and
+            node.func.attr in positions and len(node.args) > positions[node.func.attr]):
+        return node.args[positions[node.func.attr]]
+    return None
+
+
+def _test_positions(tree):
+    """The ids of the expressions whose value is only tested for truth."""
+    tests, test_functions = set(), set()
+    for node in gast.walk(tree):
+        condition = _operator_arg(node, _CONDITION_ARG)
+        if condition is not None:
+            tests.add(id(condition))
+        function = _operator_arg(node, _TEST_FUNCTION_ARG)
+        if isinstance(function, gast.Name):
+            test_functions.add(function.id)
+        elif isinstance(function, gast.Lambda):
+            tests.add(id(function.body))
+    # Generated names never clash (converters.naming), so a name finds its function.
+    for node in gast.walk(tree):
+        if isinstance(node, gast.FunctionDef) and node.name in test_functions:
+            tests.update(id(s.value) for s in node.body
+                         if isinstance(s, gast.Return) and s.value is not None)
+    return tests
+
+
 class LogicalExpressionTransformer(Transformer):
+    def __init__(self, ctx, tests):
+        super().__init__(ctx)
+        self._tests = tests
+
     def visit_BoolOp(self, node):
+        in_test = id(node) in self._tests
+        if in_test:
+            self._tests.update(id(v) for v in node.values)
         node = self.generic_visit(node)
         operator = 'and_' if isinstance(node.op, gast.And) else 'or_'
         call = templates.replace_as_expression(f'ag__.{operator}()')
         call.args = [_thunk(v) for v in node.values]
+        if in_test:
+            call.keywords = [gast.keyword(arg='test', value=gast.Constant(value=True,
+                                                                           kind=None))]
         return call
 
     def visit_UnaryOp(self, node):
-        node = self.generic_visit(node)
         if not isinstance(node.op, gast.Not):
-            return node
+            return self.generic_visit(node)
+        self._tests.add(id(node.operand))
+        node = self.generic_visit(node)
         return templates.replace_as_expression('ag__.not_(x)', x=node.operand)
 
     def visit_Compare(self, node):
         node = self.generic_visit(node)
-        if len(node.ops) < 2:
+        # `in` calls `__contains__`, which Python coerces to bool: a symbolic container
+        # must be asked through the operator, which stages the test instead.
+        if len(node.ops) < 2 and not isinstance(node.ops[0], (gast.In, gast.NotIn)):
             return node
         call = templates.replace_as_expression('ag__.compare_chain(x)', x=node.left)
         for op, operand in zip(node.ops, node.comparators):
@@ -53,4 +109,4 @@ class LogicalExpressionTransformer(Transformer):
 
 
 def transform(node, ctx):
-    return LogicalExpressionTransformer(ctx).visit(node)
+    return LogicalExpressionTransformer(ctx, _test_positions(node)).visit(node)

@@ -35,11 +35,12 @@ from autograph_py.runtime.operators.undefined import (
     UndefinedReturnValue,
     UndefinedSymbolError,
     ld,
+    ldu,
 )
 
 __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",
-    "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld",
+    "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld", "ldu",
     "new_list", "list_append", "list_pop", "list_stack", "TensorList", "len_", "range_",
     "enumerate_", "zip_", "abs_", "int_", "float_", "min_", "max_", "isinstance_", "sum_",
     "BUILTIN_OVERLOADS",

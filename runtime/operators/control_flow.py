@@ -29,7 +29,7 @@ Contract:
 
 import itertools
 
-from autograph_py.runtime import context, nest
+from autograph_py.runtime import context, dtypes, nest
 from autograph_py.runtime.control_flow import check_predicate, while_loop
 from autograph_py.runtime.control_flow import cond as staged_cond
 from autograph_py.runtime.graph import FuncGraph
@@ -43,7 +43,7 @@ from autograph_py.runtime.operators.undefined import (
     UndefinedSymbolError,
 )
 from autograph_py.runtime.ops.core import convert_to_tensor
-from autograph_py.runtime.tensor import EagerTensor, is_symbolic
+from autograph_py.runtime.tensor import EagerTensor, Tensor, is_symbolic, to_array
 
 _UNASSIGNED = (Undefined, UndefinedReturnValue)
 
@@ -93,7 +93,7 @@ def _graph_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
             final = _staged_if(cond, body, orelse, init, get_state, set_state, symbol_names)
             break
         except _TraceOtherBranchFirst:
-            cond, body, orelse = logical_not(cond), orelse, body
+            cond, body, orelse = logical_not(truth(cond)), orelse, body
         except _ListResized as resized:
             i = resized.index
             init = (*init[:i], TensorList.from_items(init[i], resized.like), *init[i + 1:])
@@ -144,14 +144,28 @@ def _reconcile_branches(init, first, second, symbol_names):
                 f"'{name}' is defined in only one branch of the `if` and used after it; the "
                 "condition is a tensor, so both branches are built into the graph and both "
                 f"must give '{name}' a value (or define it before the `if`)")
-        elif isinstance(init[i], list) and isinstance(a, list) and isinstance(b, list) \
-                and len(a) != len(b):
-            longer = max(a, b, key=len)
-            grown = len(longer) > len(init[i])
-            raise _ListResized(i, longer[len(init[i])] if grown else init[i][0])
+        elif isinstance(init[i], list) and _resized(a, b):
+            raise _ListResized(i, _element_like(init[i], a, b))
         else:
             state_lib.check_same_structure(a, b, name, "in the two branches of the `if`")
     return tuple(second)
+
+
+def _resized(a, b):
+    """Whether a list ends the two branches with different lengths (a TensorList, made
+    by a staged loop in a branch, has a length known only when the graph runs)."""
+    return isinstance(a, TensorList) or isinstance(b, TensorList) or (
+        isinstance(a, list) and isinstance(b, list) and len(a) != len(b))
+
+
+def _element_like(init, *ends):
+    """An element (or a TensorList, standing for its elements) that gives the dtype and
+    shape of a list that started as `init` and ended as each of `ends`."""
+    for end in ends:
+        if isinstance(end, TensorList):
+            return end
+    longer = max(ends, key=len)
+    return longer[len(init)] if len(longer) > len(init) else init[0]
 
 
 # --- while ------------------------------------------------------------------------------
@@ -312,7 +326,6 @@ def _require_an_iteration(get_state, set_state, symbol_names, unbound, first_con
     """Symbols first bound inside the staged loop: reading them after it must fail, as in
     Python, when the loop ran no iteration (they would hold the zeros they started as)."""
     from autograph_py.runtime.ops.check_ops import Assert
-    from autograph_py.runtime.ops.core import identity
 
     # The loop is rotated: its first condition alone says whether the body ever ran.
     state = list(get_state())
@@ -321,24 +334,43 @@ def _require_an_iteration(get_state, set_state, symbol_names, unbound, first_con
         check = Assert(first_condition, [
             f"local variable '{name}' is used after a staged loop that ran no iteration, "
             f"so it was never assigned (define '{name}' before the loop)"])
-        guarded = identity(state_lib.to_tensor(state[i]))
-        guarded.op.add_control_input(check)
-        state[i] = state_lib.from_tensor(state[i], guarded)
+        state[i] = nest.map_structure(lambda v, c=check: _after(v, c), state[i])
     set_state(tuple(state))
+
+
+def _after(value, check):
+    """`value` (a loop result) made to run `check` first, when it is a tensor."""
+    from autograph_py.runtime.ops.core import identity
+
+    if not state_lib.is_carried(value):
+        return value
+    guarded = identity(state_lib.to_tensor(value))
+    guarded.op.add_control_input(check)
+    return state_lib.from_tensor(value, guarded)
 
 
 def _check_dtypes(state, carried, before, names):
     flat = nest.flatten(state)
     for i, previous in zip(carried, before):
-        value = flat[i]
-        dtype = getattr(value, "dtype", None)
-        if dtype is None and state_lib.is_carried(value):
-            dtype = state_lib.to_tensor(value).dtype
-        if dtype is not None and hasattr(previous, "dtype") and dtype is not previous.dtype:
+        dtype = _carried_dtype(flat[i], previous.dtype)
+        if dtype is not previous.dtype:
             raise TypeError(
                 f"'{names[i]}' has dtype {previous.dtype.name} before the loop but "
                 f"{dtype.name} after an iteration; a variable of a staged loop must keep "
                 "its dtype (cast it with ag.cast)")
+
+
+def _carried_dtype(value, hint):
+    """The dtype `value` has as a loop variable: a Python number takes the variable's
+    dtype `hint` when that is lossless (as `while_loop` converts it), else its own."""
+    if isinstance(value, (Tensor, TensorList)):
+        return value.dtype
+    if not state_lib.is_carried(value):
+        return hint  # not a number: the structure checks that follow name it
+    try:
+        return dtypes.as_dtype(to_array(value, hint).dtype)
+    except TypeError:
+        return dtypes.as_dtype(to_array(value).dtype)
 
 
 def _condition_tensor(condition):
@@ -349,32 +381,34 @@ def _condition_tensor(condition):
 
 def _loop_entry_state(test, body, get_state, set_state, symbol_names):
     """The loop variables' initial values: the state now, except that unassigned symbols
-    the loop defines start as placeholders and lists the loop resizes as TensorLists."""
-    init = get_state()
-    unknown = [i for i, v in enumerate(init) if isinstance(v, (*_UNASSIGNED, list))]
-    if not unknown:
-        return init
-    after = _probe_iteration(test, body, get_state, set_state, init)
-    entry = list(init)
+    the loop defines start as placeholders and lists the loop resizes as TensorLists.
+
+    What one probe learns can change what the next one sees (a list that became a
+    TensorList makes `sum(acc) > 100` symbolic, so a `return` under it now assigns
+    `retval_`), so probes repeat until nothing more is learnt; each one that learns
+    something settles a symbol for good, so this ends."""
+    entry = get_state()
+    while True:
+        unknown = [i for i, v in enumerate(entry) if isinstance(v, (*_UNASSIGNED, list))]
+        if not unknown:
+            return entry
+        after = _probe_iteration(test, body, get_state, set_state, entry)
+        learnt = _learn_from_probe(entry, after, unknown)
+        if all(a is b for a, b in zip(learnt, entry)):
+            return entry
+        entry = learnt
+
+
+def _learn_from_probe(entry, after, unknown):
+    entry = list(entry)
     for i in unknown:
-        before, now = init[i], after[i]
+        before, now = entry[i], after[i]
         if isinstance(before, list):
-            if isinstance(now, list) and len(now) != len(before):
-                like = now[len(before)] if len(now) > len(before) else before[0]
-                entry[i] = TensorList.from_items(before, like)
-            elif isinstance(now, TensorList):  # resized under a staged `if` in the body
-                entry[i] = TensorList.from_items(
-                    before, _ElementSpec(now.dtype, now.element_shape))
+            if _resized(before, now):
+                entry[i] = TensorList.from_items(before, _element_like(before, now))
         elif not isinstance(now, _UNASSIGNED):
             entry[i] = state_lib.placeholder_like(now)
     return tuple(entry)
-
-
-class _ElementSpec:
-    """Stands for an element of a list: `TensorList.from_items` needs its dtype/shape."""
-
-    def __init__(self, dtype, shape):
-        self.dtype, self.shape = dtype, shape
 
 
 def _probe_iteration(test, body, get_state, set_state, init):

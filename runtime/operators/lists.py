@@ -12,6 +12,7 @@ Contract:
   its elements are the rows of one tensor of shape `(length, *element_shape)` that
   grows with `concat`. It is used as that tensor wherever a tensor is expected
   (`_as_tensor`), so returning it or computing with it needs no explicit stack.
+  `+` with a Python list or another TensorList is list concatenation, as for lists.
 """
 
 from autograph_py.runtime import dtypes
@@ -32,7 +33,9 @@ class TensorList:
         from autograph_py.runtime.ops.array_ops import stack
         from autograph_py.runtime.ops.creation_ops import zeros
 
-        if isinstance(like, Tensor) or hasattr(like, "dtype") and hasattr(like, "shape"):
+        if isinstance(like, TensorList):  # an element of that list
+            dtype, shape = like.dtype, like.element_shape
+        elif isinstance(like, Tensor) or hasattr(like, "dtype") and hasattr(like, "shape"):
             dtype, shape = like.dtype, TensorShape(like.shape)
         else:
             array = to_array(like)
@@ -81,6 +84,28 @@ class TensorList:
         item = gather(self.stacked, i)
         keep = concat([range_(0, i), range_(add(i, 1), n)], 0)
         return TensorList(gather(self.stacked, keep)), item
+
+    def __add__(self, other):
+        if not isinstance(other, (list, tuple, TensorList)):
+            return NotImplemented
+        return self._joined([self.stacked, self._rows(other)])
+
+    def __radd__(self, other):
+        if not isinstance(other, (list, tuple)):
+            return NotImplemented
+        return self._joined([self._rows(other), self.stacked])
+
+    def _rows(self, items):
+        """`items` (a TensorList or a list) as rows like this list's elements, or None."""
+        if isinstance(items, TensorList):
+            return items.stacked
+        return TensorList.from_items(list(items), self).stacked if items else None
+
+    def _joined(self, parts):
+        from autograph_py.runtime.ops.array_ops import concat
+
+        parts = [p for p in parts if p is not None]
+        return self if len(parts) == 1 else TensorList(concat(parts, 0))
 
     def __getitem__(self, i):
         from autograph_py.runtime.ops.array_ops import gather

@@ -7,17 +7,22 @@ Contract:
   `and`/`or`: operands evaluated left to right only as needed, the deciding operand
   returned. When an operand's value is symbolic, the rest is staged in a `cond`, so at
   run time the right-hand side is only computed (its print only printed) when the left
-  side does not decide.
+  side does not decide. With `test=True` (the converter passes it where the result is
+  only tested for truth: an `if` condition, a loop test, the operand of `not`) a staged
+  operator returns the truth of the deciding operand, a bool tensor, so operands of
+  different dtypes (`x <= 0 or n + 1`) stage; on Python values nothing changes.
 - `not_(x)`: `not x`; `logical_not` for a symbolic `x`.
 - `compare_chain(left, op, thunk, op, thunk, ...)`: `left op a op b ...` where each
   comparison operand is computed once, left to right, stopping at the first false
   comparison (staged like `and`). `op` is the operator's source text (`'<'`, `'is not'`).
+  The converter also sends single `in` / `not in` comparisons here: with a symbolic
+  side, `x in t` is `reduce_any(equal(t, x))` (any element equals `x`).
 """
 
 import operator
 
 from autograph_py.runtime.control_flow import cond
-from autograph_py.runtime.operators.truth import truth
+from autograph_py.runtime.operators.truth import truth, truth_value
 from autograph_py.runtime.tensor import Tensor, is_symbolic
 
 
@@ -25,24 +30,32 @@ def _value(operand):
     return operand() if callable(operand) and not isinstance(operand, Tensor) else operand
 
 
-def and_(*operands):
+def and_(*operands, test=False):
     value = _value(operands[0])
     rest = operands[1:]
     if not rest:
         return value
     if is_symbolic(value):
-        return cond(truth(value), lambda: and_(*rest), lambda: value)
-    return and_(*rest) if value else value
+        return cond(truth(value), lambda: _result(and_(*rest, test=test), test),
+                    lambda: _result(value, test))
+    return and_(*rest, test=test) if value else value
 
 
-def or_(*operands):
+def or_(*operands, test=False):
     value = _value(operands[0])
     rest = operands[1:]
     if not rest:
         return value
     if is_symbolic(value):
-        return cond(truth(value), lambda: value, lambda: or_(*rest))
-    return value if value else or_(*rest)
+        return cond(truth(value), lambda: _result(value, test),
+                    lambda: _result(or_(*rest, test=test), test))
+    return value if value else or_(*rest, test=test)
+
+
+def _result(value, test):
+    """A staged operator's result when `value` decides it: `value`, or only its truth in
+    a test position."""
+    return truth_value(value) if test else value
 
 
 def not_(value):
@@ -56,8 +69,19 @@ def not_(value):
 _COMPARISONS = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le,
     ">": operator.gt, ">=": operator.ge, "is": operator.is_, "is not": operator.is_not,
-    "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
+    "in": lambda a, b: _contains(b, a), "not in": lambda a, b: not_(_contains(b, a)),
 }
+
+
+def _contains(container, item):
+    """`item in container`; staged as "any element equals `item`" when either is symbolic
+    (Python's `in` would ask `bool()` of a symbolic comparison)."""
+    if is_symbolic(container) or is_symbolic(item):
+        from autograph_py.runtime.ops.math_ops import equal
+        from autograph_py.runtime.ops.reduction_ops import reduce_any
+
+        return reduce_any(equal(container, item))
+    return item in container
 
 
 def compare_chain(left, *ops_and_thunks):

@@ -6,6 +6,9 @@ Contract:
   (attribute access, arithmetic, comparison, `bool`, iteration, calling, indexing,
   `str`) raises `UndefinedSymbolError`, an `UnboundLocalError` naming the symbol.
 - `ld(value)` returns `value`, or raises that error when it is an `Undefined`.
+- `ldu(load, name)` returns `load()`, or `Undefined(name)` when the dict item or
+  attribute `name` it reads does not exist yet (`get_state` reads `d['k']`, `obj.x`
+  this way: a staged statement may be what creates them).
 - `UndefinedReturnValue()` is the initial value of a lowered `retval_`: a function
   that returns it after a staged branch never returned on that path.
 """
@@ -63,6 +66,13 @@ def ld(value):
     if isinstance(value, Undefined):
         raise UndefinedSymbolError(value.symbol_name)
     return value
+
+
+def ldu(load, name):
+    try:
+        return load()
+    except (KeyError, IndexError, AttributeError, NameError):
+        return Undefined(name)
 
 
 class UndefinedReturnValue:

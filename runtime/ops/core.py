@@ -2,7 +2,9 @@
 
 Contract: `convert_to_tensor(value, dtype=None)` returns a tensor: tensors pass through
 (a dtype mismatch is a TypeError), Variables are read, Python and numpy values become
-eager tensors, or `Const` ops when a graph is being built. `binary_operands` applies the
+eager tensors, or `Const` ops when a graph is being built. A (nested) list or tuple that
+holds tensors is packed with `stack`, its Python numbers taking the tensors' dtype (TF's
+auto-packing), so `[t, t]` works in graphs as it does eagerly. `binary_operands` applies the
 binary-op dtype rule of DESIGN.md §3.
 """
 
@@ -73,7 +75,22 @@ def convert_to_tensor(value, dtype=None, name=None):
     read = getattr(value, "_as_tensor", None)
     if read is not None:  # Variables
         return convert_to_tensor(read(), dtype)
+    if holds_tensor(value):
+        from autograph_py.runtime.ops.array_ops import stack
+
+        return convert_to_tensor(stack(value, name=name), dtype)
     return constant(value, dtype, name=name)
+
+
+def is_tensor_like(value):
+    """A tensor, or a value that reads as one (a Variable, a TensorList)."""
+    return isinstance(value, Tensor) or hasattr(value, "_as_tensor")
+
+
+def holds_tensor(value):
+    """A list or tuple with a tensor among its (nested) items: it converts by packing."""
+    return isinstance(value, (list, tuple)) and any(
+        is_tensor_like(v) or holds_tensor(v) for v in value)
 
 
 def identity(x, name=None):
@@ -82,7 +99,7 @@ def identity(x, name=None):
 
 def _is_scalar_like(value):
     return isinstance(value, (int, float, bool, np.generic)) or (
-        isinstance(value, (list, tuple)) and not any(isinstance(v, Tensor) for v in value))
+        isinstance(value, (list, tuple)) and not holds_tensor(value))
 
 
 def binary_operands(x, y, op_name):

@@ -68,7 +68,7 @@ def if_exp(cond, true_fn, false_fn, expr_repr):
     return true_fn() if cond else false_fn()
 
 
-def and_(*thunks):
+def and_(*thunks, test=False):  # `test`: only truth matters, no change on Python values
     value = thunks[0]()
     for thunk in thunks[1:]:
         if not value:
@@ -77,7 +77,7 @@ def and_(*thunks):
     return value
 
 
-def or_(*thunks):
+def or_(*thunks, test=False):
     value = thunks[0]()
     for thunk in thunks[1:]:
         if value:
