@@ -6,11 +6,12 @@ graphs, sessions, variables and gradient tape (re-exported from
 `to_graph`, `function`, `convert`, `do_not_convert`.
 """
 
-from autograph_py import converters, error_rewriting, source_map
+from autograph_py import converters, error_rewriting, source_map, summary
+from autograph_py.concrete_function import ConcreteFunction
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
 from autograph_py.converters.errors import ConversionError
 from autograph_py.directives import set_loop_options
-from autograph_py.function import ConcreteFunction, Function, function
+from autograph_py.function import Function, function
 from autograph_py.runtime import errors as _runtime_errors
 from autograph_py.runtime.public_api import *  # noqa: F401,F403
 from autograph_py.runtime.public_api import __all__ as _runtime_all
@@ -25,5 +26,6 @@ _runtime_errors.set_location_resolver(source_map.lookup)
 __all__ = list(_runtime_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
     "Function", "ConcreteFunction", "error_rewriting", "set_loop_options", "ConversionError",
+    "summary",
     "__version__",
 ]

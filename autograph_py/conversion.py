@@ -2,8 +2,10 @@
 `convert` / `do_not_convert`.
 
 Contract:
-- A function is parsed and converted once per (code object, options); each function
-  object (each closure) gets its own live copy sharing the original's cells and globals.
+- A function is parsed and converted once per code object (by identity: equal code from
+  another file is another function) and options; each function object (each closure)
+  gets its own live copy sharing the original's cells and globals (`conversion_cache`:
+  held weakly, thread-safe).
 - `to_graph(fn)` returns the converted callable (bound again for methods); exceptions
   raised inside it carry notes with the user's file and line (`error_rewriting`).
 - `converted_call(f, *args, **kwargs)`, called by converted code for every call, converts
@@ -22,18 +24,17 @@ import sysconfig
 import textwrap
 import types
 import warnings
-import weakref
 
 import gast
 
 from autograph_py import error_rewriting, loader
+from autograph_py.conversion_cache import ConversionCache
 from autograph_py.converters import parser, pipeline
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
 from autograph_py.runtime import context
 
-_factories = {}                        # (code, recursive) -> (factory, source)
-_instances = weakref.WeakKeyDictionary()  # fn -> {recursive: converted function}
+_cache = ConversionCache()
 
 
 def _library_prefixes():
@@ -115,29 +116,29 @@ def _own_source_view(fn):
 
 
 def _factory(fn, recursive):
-    key = (fn.__code__, recursive)
-    entry = _factories.get(key)
-    if entry is None:
-        node, filename, _ = parser.parse_function(_own_source_view(fn))
-        ctx = ConversionContext(filename=filename, recursive=recursive)
-        converted = pipeline.convert_function(_as_function_def(node), ctx)
-        source = pipeline.to_source(converted)
-        entry = _factories[key] = (loader.compile_factory(fn, converted, source), source)
-    return entry
+    """(factory, converted source) for `fn`'s code: parsed and converted once."""
+    return _cache.factory(fn, recursive, _convert)
+
+
+def _convert(fn, recursive):
+    node, filename, _ = parser.parse_function(_own_source_view(fn))
+    ctx = ConversionContext(filename=filename, recursive=recursive)
+    converted = pipeline.convert_function(_as_function_def(node), ctx)
+    source = pipeline.to_source(converted)
+    return loader.compile_factory(fn, converted, source), source
 
 
 def _converted_function(fn, recursive=True):
     """The raw converted function for `fn` (no error notes), made once per function."""
-    per_fn = _instances.get(fn)
-    if per_fn is None:
-        per_fn = _instances[fn] = {}
-    converted = per_fn.get(recursive)
-    if converted is None:
-        from autograph_py import operators
+    return _cache.instance(fn, recursive, _instantiate)
 
-        factory, _ = _factory(fn, recursive)
-        converted = per_fn[recursive] = loader.instantiate(factory, fn, operators)
-        converted.__ag_converted__ = True
+
+def _instantiate(fn, recursive):
+    from autograph_py import operators
+
+    factory, _ = _factory(fn, recursive)
+    converted = loader.instantiate(factory, fn, operators)
+    converted.__ag_converted__ = True
     return converted
 
 

@@ -1,6 +1,11 @@
-"""Conversion is cached per (code object, options); `recursive=False`, `convert()` and
+"""Conversion is cached per (code object by identity, options); `recursive=False`, `convert()` and
 `do_not_convert()` decide what gets converted."""
 
+import gc
+import importlib.util
+import threading
+import time
+import traceback
 import weakref
 
 import pytest
@@ -8,6 +13,7 @@ from autograph_py.converters import pipeline
 
 import autograph_py as ag
 from autograph_py import conversion
+from autograph_py.conversion_cache import ConversionCache
 from tests.api.modes import assert_same, run_mode
 
 
@@ -15,8 +21,7 @@ from tests.api.modes import assert_same, run_mode
 def conversions(monkeypatch):
     """The names of the functions the pipeline converts during the test, starting from
     empty caches (so the test does not depend on what other tests converted)."""
-    monkeypatch.setattr(conversion, "_factories", {})
-    monkeypatch.setattr(conversion, "_instances", weakref.WeakKeyDictionary())
+    monkeypatch.setattr(conversion, "_cache", ConversionCache())
     seen = []
     original = pipeline.convert_function
 
@@ -119,3 +124,102 @@ def test_do_not_convert_on_a_method():
 
     assert ag.converted_call(Model().step, 1) == 2
     assert not conversion.is_user_function(Model.step)
+
+
+# --- the key: the code object's identity (issue 10), held weakly, thread-safe (issue 11) --
+
+TWIN_SOURCE = """\
+def pick(x):
+    if x > 10:
+        x = x - 3
+    if False:
+        x = {dead}
+    return x
+"""
+
+
+def _load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_equal_code_from_two_files_converts_twice(tmp_path, conversions):
+    modules = []
+    for name, dead in (("twin_a", 100), ("twin_b", 200)):
+        path = tmp_path / f"{name}.py"
+        path.write_text(TWIN_SOURCE.format(dead=dead))
+        modules.append(_load(path, name))
+    a, b = (m.pick for m in modules)
+    # CPython compiles the `if False:` bodies away: the code objects compare equal.
+    assert a.__code__ == b.__code__ and a.__code__ is not b.__code__
+    assert "x = 100" in ag.to_code(a) and "x = 200" in ag.to_code(b)
+    assert conversions == ["pick", "pick"]
+    for fn in (a, b):
+        for mode in ("python", "eager", "graph"):
+            for x in (3, 13):
+                assert_same(fn(x), run_mode(mode, fn, (x,)))
+    with pytest.raises(TypeError) as info:   # errors name the function's own file
+        ag.to_graph(b)("text")
+    assert f'{tmp_path / "twin_b.py"}", line 2' in "".join(
+        traceback.format_exception(info.value))
+
+
+CLOSURE_SOURCE = """\
+def make(n):
+    def clip(x):
+        if x > n:
+            x = n
+        return x
+    return clip
+"""
+
+
+def test_conversions_are_held_weakly(tmp_path, conversions):
+    path = tmp_path / "short_lived.py"
+    path.write_text(CLOSURE_SOURCE)
+    clip = _load(path, "short_lived").make(2)
+    assert ag.to_graph(clip)(5) == 2
+    code_ref = weakref.ref(clip.__code__)
+    del clip            # the last reference to the module, its functions and their code
+    gc.collect()
+    assert code_ref() is None
+    assert conversion._cache._by_code == {} and len(conversion._cache._by_function) == 0
+
+
+def test_a_reassigned_code_object_is_converted_again(conversions):
+    def fn(x):
+        return x + 1
+
+    def other(x):
+        return x * 10
+
+    assert ag.to_graph(fn)(2) == 3
+    fn.__code__ = other.__code__
+    assert ag.to_graph(fn)(2) == 20
+    assert conversions == ["fn", "other"]
+
+
+def test_concurrent_first_conversions_convert_once(conversions, monkeypatch):
+    started = threading.Barrier(8)
+    original = pipeline.convert_function
+
+    def slow(node, ctx):       # widen the window in which threads could both convert
+        time.sleep(0.01)
+        return original(node, ctx)
+
+    monkeypatch.setattr(pipeline, "convert_function", slow)
+    results = []
+
+    def convert_and_run(n):
+        started.wait()
+        results.append(ag.to_graph(make_adder(n))(1))
+
+    threads = [threading.Thread(target=convert_and_run, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [1 + n for n in range(8)]
+    assert conversions == ["add_if_positive"]

@@ -1,0 +1,87 @@
+"""`ConcreteFunction`: one traced graph of an `ag.function`, compiled, ready to run.
+
+Contract:
+- Made by `tracing.trace`: `graph` (a FuncGraph), `inputs` (its placeholders),
+  `outputs` (its output tensors), `structured_outputs` (what the Python function
+  returned, tensors symbolic, Python values as they were) and `input_specs`.
+- The executor plan is compiled once, here; a call feeds arrays and rebuilds the returned
+  structure with fresh eager tensors. `__call__(*tensors)` checks each tensor against its
+  spec (Python values are converted losslessly to the spec's dtype).
+- A call made while gradient tapes record runs as one `Call` op, so the tapes can
+  differentiate through it.
+- `code` is the Python source the executor generated for the plan (what really runs).
+"""
+
+import numpy as np
+
+from autograph_py.runtime import nest
+from autograph_py.runtime.executor import Plan
+from autograph_py.runtime.gradients.function_call import call_graph
+from autograph_py.runtime.recording import EAGER_CONTEXT
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, to_array
+from autograph_py.trace_key import is_tensor_like, spec_of
+
+
+class ConcreteFunction:
+    """One traced graph: call it with the tensor arguments of its signature."""
+
+    def __init__(self, graph, inputs, outputs, structured_outputs, input_specs):
+        self.graph = graph
+        self.inputs = inputs
+        self.outputs = outputs
+        self.structured_outputs = structured_outputs
+        self.input_specs = input_specs
+        self._plan = Plan(graph, outputs, graph.stateful_ops, inputs)
+        # Precomputed so a call only fills the tensor slots of the output structure.
+        self._flat_outputs = nest.flatten(structured_outputs)
+        self._output_slots = [i for i, leaf in enumerate(self._flat_outputs)
+                              if isinstance(leaf, SymbolicTensor)]
+        self._single_tensor = isinstance(structured_outputs, SymbolicTensor)
+
+    @property
+    def code(self):
+        """The Python source of the function the executor compiled this graph's plan to."""
+        return self._plan.source
+
+    def _call_flat(self, arrays):
+        return self._structure(self._plan.run(EAGER_CONTEXT, arrays))
+
+    def _call_recorded(self, tensors):
+        """Run as one `Call` op, so the gradient tapes recording now see the call."""
+        # The Call op's own output tensors: the tapes know those, not copies.
+        return self._structure(call_graph(self.graph, tensors))
+
+    def _structure(self, values):
+        if self._single_tensor:
+            return _eager(values[0])
+        flat = list(self._flat_outputs)
+        for slot, value in zip(self._output_slots, values):
+            flat[slot] = _eager(value)
+        if not nest.is_nested(self.structured_outputs):
+            return flat[0]
+        return nest.pack_sequence_as(self.structured_outputs, flat)
+
+    def __call__(self, *tensors):
+        if len(tensors) != len(self.inputs):
+            raise TypeError(f"this concrete function takes {len(self.inputs)} tensor "
+                            f"arguments, got {len(tensors)}")
+        arrays = []
+        for i, (value, spec) in enumerate(zip(tensors, self.input_specs)):
+            if is_tensor_like(value) and not spec.is_compatible_with(spec_of(value)):
+                raise ValueError(f"argument {i} of this concrete function must be compatible "
+                                 f"with {spec}, got {spec_of(value)}")
+            array = to_array(value, spec.dtype)  # Python values: converted losslessly
+            if not spec.shape.is_compatible_with(array.shape):
+                raise ValueError(f"argument {i} of this concrete function must be compatible "
+                                 f"with {spec}, got shape {array.shape}")
+            arrays.append(array)
+        return self._call_flat(arrays)
+
+    def __repr__(self):
+        return f"<ConcreteFunction inputs={self.input_specs} outputs={self.outputs}>"
+
+
+def _eager(value):
+    if isinstance(value, EagerTensor):
+        return value  # a recorded Call's own output: the tapes know that one, not a copy
+    return EagerTensor(value if isinstance(value, np.ndarray) else np.asarray(value))

@@ -1,0 +1,46 @@
+"""The one cache of an `ag.function`: traced ConcreteFunctions, found by subtype.
+
+Contract (TensorFlow's function cache, DESIGN.md §5):
+- `add(key, concrete)` records a trace made for `key` (see `trace_key`); its shapes may
+  be general (an `input_signature`, a relaxed `reduce_retracing` trace, a partial spec).
+- `lookup(key)` returns the trace that serves a call of `key`: one made for that very key,
+  else the most specific trace of the same structure whose shapes are supertypes of the
+  call's (`[None]` serves every length), else None. The answer is remembered per key, so
+  a repeated call costs one dict lookup.
+- Lookups take no lock and may run while another thread adds a trace (they see it or
+  not); `add` is called under the owning Function's trace lock.
+"""
+
+from autograph_py.trace_key import is_subtype, specificity
+
+
+class FunctionCache:
+    def __init__(self):
+        self._resolved = {}   # key -> ConcreteFunction serving it (traced for it or wider)
+        self._traces = {}     # structure -> [(shapes, ConcreteFunction)], in trace order
+
+    def lookup(self, key):
+        concrete = self._resolved.get(key)
+        if concrete is not None:
+            return concrete
+        structure, shapes = key
+        best, best_rank = None, -1
+        for trace_shapes, candidate in self._traces.get(structure, ()):
+            if is_subtype(shapes, trace_shapes) and specificity(trace_shapes) > best_rank:
+                best, best_rank = candidate, specificity(trace_shapes)
+        if best is not None:
+            self._resolved[key] = best
+        return best
+
+    def add(self, key, concrete):
+        structure, shapes = key
+        self._traces.setdefault(structure, []).append((shapes, concrete))
+        # A new trace may be more specific than what an earlier lookup resolved to.
+        self._resolved = {key: concrete}
+
+    def shapes_traced(self, structure):
+        """The shapes of the traces made for `structure`, oldest first."""
+        return [shapes for shapes, _ in self._traces.get(structure, ())]
+
+    def concrete_functions(self):
+        return [c for traces in self._traces.values() for _, c in traces]
