@@ -1,5 +1,6 @@
 """The `autograph` command: `autograph convert FILE [FILE ...]` converts Python files
-statically. Inputs are read and parsed, never imported or executed.
+statically. Inputs are read and parsed, never imported or executed. `autograph graph`
+(cli_graph.py) draws the graph of one traced function: that one imports its file.
 
 Contract (docs/cli.md is the user's version):
 - Output: each file as a complete, importable module with every function converted
@@ -21,9 +22,10 @@ import os
 import sys
 import traceback
 
-from autograph_py import __version__
+from autograph_py import __version__, cli_graph
 from autograph_py.cli_convert import convert_text
 from autograph_py.cli_output import prepare_outputs, write_atomically
+from autograph_py.cli_render import Problem
 from autograph_py.cli_source import UsageError, read_input, split_lines
 from autograph_py.converters.errors import ConversionError
 
@@ -72,6 +74,7 @@ def build_parser():
                        help="print a unified diff of each file against its conversion")
     convert.add_argument("--debug", action="store_true",
                          help="show Python tracebacks with error messages")
+    cli_graph.add_parser(commands)
     return parser
 
 
@@ -96,7 +99,7 @@ def main(argv=None):
         parser.print_help(sys.stderr)
         return USAGE
     try:
-        return _convert(args)
+        return _graph(args) if args.command == "graph" else _convert(args)
     except KeyboardInterrupt:
         return 130  # the shell's convention for SIGINT; outputs are never half-written
     except BrokenPipeError:
@@ -131,6 +134,17 @@ def _convert(args):
             if len(args.files) > 1:
                 _write_stdout(f"# ==> {result.name} <==\n")
             _write_stdout(result.output)
+    return reporter.status
+
+
+def _graph(args):
+    reporter = _Reporter(args.debug)
+    try:
+        cli_graph.run(args)
+    except UsageError as e:
+        reporter.report(str(e), USAGE, e)
+    except Problem as e:
+        reporter.report(str(e), PROBLEMS, e)
     return reporter.status
 
 

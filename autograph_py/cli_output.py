@@ -8,9 +8,10 @@ Contract:
   inputs into a file, standard input into a directory, two inputs with one base name,
   a destination that is one of the inputs (inputs are never modified), a destination
   whose directory does not exist, and an existing destination that is not writable.
-- `write_atomically(path, text)` writes a temporary file next to `path` and renames it
-  over `path`: readers, and an interrupted run, see the old file or the whole new one,
-  never a half-written one. An existing file keeps its permissions.
+- `write_atomically(path, text)` writes `text` (str as UTF-8, bytes as they are) to a
+  temporary file next to `path` and renames it over `path`: readers, and an interrupted
+  run, see the old file or the whole new one, never a half-written one. An existing file
+  keeps its permissions.
 """
 
 import os
@@ -68,7 +69,8 @@ def write_atomically(path, text):
     fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{os.path.basename(path)}.",
                                      suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+        with (os.fdopen(fd, "wb") if isinstance(text, bytes) else
+              os.fdopen(fd, "w", encoding="utf-8", newline="")) as f:
             f.write(text)
         os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)

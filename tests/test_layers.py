@@ -27,7 +27,9 @@ PACKAGES = {"autograph_py": "autograph_py", "converters": "autograph_py.converte
 ALLOWED = {
     "autograph_py.converters": ("gast", "autograph_py.converters"),
     "autograph_py.runtime": ("numpy", "autograph_py.runtime"),
-    "autograph_py": ("gast", "numpy", "autograph_py"),
+    # tensorboard: the optional [tensorboard] extra, imported lazily by ag.summary for the
+    # GraphDef/Event protobuf classes it ships (so no TensorFlow is needed).
+    "autograph_py": ("gast", "numpy", "autograph_py", "tensorboard"),
 }
 
 

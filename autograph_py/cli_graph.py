@@ -1,0 +1,205 @@
+"""`autograph graph FILE --function NAME --signature SPECS [-o OUT]`: a picture of a trace.
+
+Contract (docs/cli.md and docs/visualize.md are the user's version):
+- Unlike `convert`, this imports FILE, so it runs the file's top-level code (as
+  `import` would: `if __name__ == "__main__":` blocks do not run). FILE's directory comes
+  first on `sys.path`, as for `python FILE`. Whatever the file prints goes to standard
+  error, so standard output holds only the DOT text.
+- NAME (`f`, or a dotted path such as `Model.call` or `model.step`) is traced with
+  `ag.function` (an `ag.function` is used as it is) on the TensorSpecs of `--signature`
+  (`cli_signature`), and the graph's `to_dot()` (`--collapse`: one node per If/While) is
+  printed, or written to `-o OUT` as `.dot`, `.svg` or `.png` (`cli_render`).
+- Failures raise, and `cli.py` prints them as one line: `UsageError` (exit status 2) for
+  a missing FILE, an unknown NAME (with close matches), a signature that does not parse,
+  an output that cannot be written; `Problem` (exit status 1) for a file that fails to
+  import or a function that fails to trace, located at the user's `file:line` (the
+  innermost line of FILE in the traceback, through the source maps of converted code;
+  else the function's `def` line), and for rendering problems.
+"""
+
+import argparse
+import contextlib
+import difflib
+import importlib.util
+import inspect
+import os
+import sys
+
+from autograph_py import source_map
+from autograph_py.cli_render import Problem, write_picture
+from autograph_py.cli_signature import parse_signature
+from autograph_py.cli_source import UsageError
+from autograph_py.converters.errors import ConversionError
+
+DESCRIPTION = """\
+Trace one function of FILE on the given signature and draw its graph: every op, with the
+user's file:line, each If branch and While cond/body as a nested cluster. This IMPORTS
+FILE, which runs its top-level code (unlike `autograph convert`, which never runs it)."""
+
+EXAMPLES = """\
+examples:
+  autograph graph model.py -f step -s "float32[None, 3], int32[]" -o step.svg
+  autograph graph examples/seed.py -f sum_even -s "int32[None]" -o sum_even.png
+  autograph graph model.py -f step -s "float32[None, 3], int32[]" --collapse > step.dot
+
+output: .svg and .png need Graphviz's dot (or pip install graphviz-pure); without it
+the .dot is written and a line says how to install Graphviz.
+exit status: 0 written, 1 the file failed to import or the function to trace (or to
+render), 2 usage errors (no such file or function, a bad signature or output path)
+"""
+
+
+def add_parser(commands):
+    parser = commands.add_parser(
+        "graph", help="draw the graph of a traced function (imports, so runs, the file)",
+        description=DESCRIPTION, epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("file", metavar="FILE", help="the Python file defining the function")
+    parser.add_argument("-f", "--function", required=True, metavar="NAME",
+                        help="the function to trace: 'name', or a dotted path 'obj.method'")
+    parser.add_argument("-s", "--signature", default="", metavar="SPECS",
+                        help="its tensor arguments, e.g. \"float32[None, 3], int32[]\" "
+                             "(dims: ints, None or ?; [] a scalar, [...] any rank)")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="write OUT.svg, OUT.png or OUT.dot (default: DOT text on "
+                             "standard output)")
+    parser.add_argument("--collapse", action="store_true",
+                        help="one node per If/While instead of clusters (large graphs)")
+    parser.add_argument("--debug", action="store_true",
+                        help="show Python tracebacks with error messages")
+    return parser
+
+
+def run(args):
+    specs = parse_signature(args.signature)
+    _check_output(args.output)
+    with contextlib.redirect_stdout(sys.stderr):
+        module = _import(args.file)
+        fn = _lookup(module, args.function, args.file)
+        graph = _trace(fn, specs, args)
+    dot_text = graph.to_dot(collapse=args.collapse)
+    if args.output is None:
+        sys.stdout.write(dot_text)
+        sys.stdout.flush()
+        return
+    try:
+        write_picture(dot_text, args.output)
+    except OSError as e:
+        raise UsageError(f"{args.output}: cannot write: {e.strerror or e}") from e
+
+
+def _check_output(output):
+    if output is None:
+        return
+    if os.path.isdir(output):
+        raise UsageError(f"{output}: is a directory; name the picture file, e.g. graph.svg")
+    parent = os.path.dirname(output) or "."
+    if not os.path.isdir(parent):
+        raise UsageError(f"{output}: directory {parent} does not exist")
+
+
+def _import(path):
+    if not os.path.exists(path):
+        raise UsageError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise UsageError(f"{path}: is a directory; give the Python file that defines the "
+                         "function")
+    stem = os.path.splitext(os.path.basename(path))[0]
+    # The module gets its file's name, as `import` gives it (dataclasses, pickling and
+    # converted code look modules up in sys.modules), unless that name is taken.
+    name = stem if stem.isidentifier() and stem not in sys.modules else "__autograph_graph__"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise Problem(f"{e.filename}:{e.lineno}:{e.offset}: {e.msg}") from e
+    except SystemExit as e:
+        raise Problem(f"{path}: the file called sys.exit({e.code!r}) while being imported; "
+                      "put its script part under if __name__ == '__main__':") from e
+    except Exception as e:
+        where = _user_line(e, path) or path
+        raise Problem(f"{where}: importing {path} raised {_describe(e)}") from e
+    return module
+
+
+def _lookup(module, name, path):
+    value = module
+    for part in name.split("."):
+        try:
+            value = getattr(value, part)
+        except AttributeError:
+            known = sorted(k for k, v in vars(module).items() if _defined_in(v, module))
+            close = difflib.get_close_matches(name, known, n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else ""
+            raise UsageError(f"{path}: no function named {name!r}{hint}") from None
+    if not callable(value):
+        raise UsageError(f"{path}: {name} is a {type(value).__name__}, not a function")
+    return value
+
+
+def _defined_in(value, module):
+    return callable(value) and getattr(value, "__module__", None) == module.__name__
+
+
+def _trace(fn, specs, args):
+    from autograph_py.function import function
+
+    traced = fn if hasattr(fn, "get_concrete_function") else function(fn)
+    try:
+        graph = traced.get_concrete_function(*specs).graph
+    except ConversionError as e:
+        raise Problem(str(e)) from e
+    except Exception as e:
+        where = _user_line(e, args.file) or _format(_definition(fn)) or args.file
+        signature = args.signature.strip()
+        raise Problem(f"{where}: cannot trace {args.function}({signature}): "
+                      f"{_describe(e)}") from e
+    # A placeholder is located where the trace was asked for: in a program, the user's
+    # call; here, this command. The function's parameters are declared at its def line.
+    definition = _definition(fn)
+    for placeholder in graph.inputs:
+        placeholder.op.location = definition
+    return graph
+
+
+def _describe(error):
+    lines = str(error).strip().splitlines()
+    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
+
+
+def _user_line(error, path):
+    """`file:line` of the innermost traceback line in `path` (converted code mapped back)."""
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        filename, lineno = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        mapped = source_map.lookup(filename, lineno)
+        if mapped is not None:
+            filename, lineno = mapped
+        if _same_file(filename, path):
+            found = f"{path}:{lineno}"
+        tb = tb.tb_next
+    return found
+
+
+def _same_file(filename, path):
+    try:
+        return os.path.samefile(filename, path)
+    except OSError:
+        return False
+
+
+def _definition(fn):
+    """(file, line) of `fn`'s def, or None."""
+    target = inspect.unwrap(fn)  # an ag.function wraps the Python function
+    try:
+        return inspect.getsourcefile(target), inspect.getsourcelines(target)[1]
+    except (OSError, TypeError):
+        return None
+
+
+def _format(location):
+    return None if location is None else f"{location[0]}:{location[1]}"
