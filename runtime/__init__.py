@@ -1,9 +1,20 @@
 """The numpy dataflow runtime: tensors, the op registry, graphs, sessions, variables,
 control flow and the staging operators converted code calls.
 
-Importing `autograph_py.runtime` registers every op. The user-facing names are in `public_api`,
-which `autograph_py` re-exports. This package never imports `converters` or
+Importing `autograph_py.runtime` registers every op and attaches the graph views
+(`Graph.as_text`, `lint`, `as_dict`/`from_dict`, `to_dot`). The user-facing names are in
+`public_api`, which `autograph_py` re-exports. This package never imports `converters` or
 `autograph_py` (DESIGN.md §2).
 """
 
-from autograph_py.runtime import control_flow, ops, variables  # noqa: F401  (register the ops)
+# Imported for their effect: control_flow, ops and variables register the ops; graph_dot,
+# graph_lint, graph_text and serialization attach their methods to Graph.
+from autograph_py.runtime import (  # noqa: F401
+    control_flow,
+    graph_dot,
+    graph_lint,
+    graph_text,
+    ops,
+    serialization,
+    variables,
+)

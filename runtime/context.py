@@ -1,27 +1,48 @@
-"""Execution context: which graph is being built, if any.
+"""Per-thread execution state: the graphs being built, the recording gradient tapes and
+the variable-creation hooks.
 
-Contract: `executing_eagerly()` is true when no graph is on the default-graph stack.
-`Graph.as_default()` pushes and pops this (thread-local) stack; `get_default_graph()`
-returns its top, or a global graph when the stack is empty (as TensorFlow 1 did).
+Contract:
+- All three are stacks of this thread only (DESIGN.md §3): a graph built, a tape
+  recording or a hook installed in one thread never sees what another thread runs.
+- `executing_eagerly()` is true when no graph is on this thread's graph stack.
+  `Graph.as_default()` pushes and pops it; `current_graph()` is its top, or None.
+- `tape_stack()` holds the recording `GradientTape`s, innermost last (`apply` records an
+  op on each); `variable_creation_hooks()` holds callables that every new `Variable` is
+  passed to before it is made (`function` uses one to forbid creation on retraces).
 """
 
 import threading
 
-_state = threading.local()
+
+class _ThreadState(threading.local):
+    # threading.local runs __init__ once in every thread that touches the object.
+    def __init__(self):
+        self.graphs = []
+        self.tapes = []
+        self.variable_creation_hooks = []
+
+
+# Read directly by the hot path (`registry.apply`); everyone else uses the functions.
+state = _ThreadState()
 
 
 def graph_stack():
-    stack = getattr(_state, "graphs", None)
-    if stack is None:
-        stack = _state.graphs = []
-    return stack
+    return state.graphs
+
+
+def tape_stack():
+    return state.tapes
+
+
+def variable_creation_hooks():
+    return state.variable_creation_hooks
 
 
 def current_graph():
     """The graph ops are added to, or None when executing eagerly."""
-    stack = graph_stack()
-    return stack[-1] if stack else None
+    graphs = state.graphs
+    return graphs[-1] if graphs else None
 
 
 def executing_eagerly():
-    return not graph_stack()
+    return not state.graphs

@@ -10,12 +10,16 @@ Contract:
 - An eager tensor used in graph mode becomes a `Const` op (once per tensor and graph).
 - Stateful ops are listed in `stateful_ops` in program order: executors run them even
   when no fetch needs them inside function and body graphs (DESIGN.md §3).
+- The views of a graph are methods attached by the modules that make them, which sit
+  above this one: `as_text()` / `str()` (graph_text), `lint()` (graph_lint),
+  `as_dict()` / `Graph.from_dict()` (serialization), `to_dot()` (graph_dot). Importing
+  `autograph_py.runtime` attaches them all.
 """
 
 import contextlib
 import re
 
-from autograph_py.runtime import context, errors
+from autograph_py.runtime import context, errors, registry
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor
 
@@ -108,9 +112,8 @@ class Graph:
         try:
             specs = opdef.infer(*inputs, **attrs)
         except (ValueError, TypeError, IndexError) as e:
-            from autograph_py.runtime.registry import describe_inputs
-
-            raise type(e)(f"{opdef.name}: {e} (inputs: {describe_inputs(inputs)})") from None
+            raise type(e)(f"{opdef.name}: {e} (inputs: {registry.describe_inputs(inputs)})") \
+                from None
         if opdef.num_outputs == 1:
             specs = [specs]
         op = Operation(self, self.unique_name(name or opdef.name), opdef, inputs, attrs,
@@ -138,9 +141,8 @@ class Graph:
         entry = self._constants.get(id(tensor))
         if entry is not None and entry[0] is tensor:
             return entry[1]
-        from autograph_py.runtime.registry import get
-
-        op = self.create_op(get("Const"), [], {"value": tensor._value, "dtype": tensor.dtype})
+        op = self.create_op(registry.get("Const"), [],
+                            {"value": tensor._value, "dtype": tensor.dtype})
         self._constants[id(tensor)] = (tensor, op.outputs[0])
         return op.outputs[0]
 
@@ -166,31 +168,6 @@ class Graph:
                 return True
             graph = graph.outer_graph
         return False
-
-    def as_text(self):
-        from autograph_py.runtime.graph_text import graph_to_text
-
-        return graph_to_text(self)
-
-    def __str__(self):
-        return self.as_text()
-
-    def lint(self):
-        from autograph_py.runtime.graph_lint import lint
-
-        lint(self)
-        return True
-
-    def as_dict(self):
-        from autograph_py.runtime.serialization import graph_to_dict
-
-        return graph_to_dict(self)
-
-    @staticmethod
-    def from_dict(data):
-        from autograph_py.runtime.serialization import graph_from_dict
-
-        return graph_from_dict(data)
 
     def __len__(self):
         return len(self._ops)
@@ -236,10 +213,8 @@ class FuncGraph(Graph):
 
 
 def make_placeholder(graph, dtype, shape, name):
-    from autograph_py.runtime.registry import get
-
-    op = graph.create_op(get("Placeholder"), [], {"dtype": dtype, "shape": TensorShape(shape)},
-                         name=name)
+    op = graph.create_op(registry.get("Placeholder"), [],
+                         {"dtype": dtype, "shape": TensorShape(shape)}, name=name)
     return op.outputs[0]
 
 

@@ -144,7 +144,3 @@ def _tooltip(op):
 
 # Attached here so that graph.py never imports this module (it sits below it).
 Graph.to_dot = graph_to_dot
-
-
-# Attached here so that graph.py never imports this module (it sits below it).
-Graph.to_dot = graph_to_dot

@@ -155,3 +155,13 @@ def _check_while(op, where):
 # Stateful* are the same ops registered as stateful (their subgraphs hold stateful ops).
 _SUBGRAPH_SIGNATURES = {"If": _check_if, "StatefulIf": _check_if,
                         "While": _check_while, "StatefulWhile": _check_while}
+
+
+def _lint_method(graph):
+    """`graph.lint()`: raises ValueError naming the bad op, else returns True."""
+    lint(graph)
+    return True
+
+
+# Attached here so that graph.py never imports this module (it sits below it).
+Graph.lint = _lint_method

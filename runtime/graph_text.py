@@ -111,3 +111,8 @@ def _subgraphs(values):
             yield value
         elif isinstance(value, (list, tuple)):
             yield from _subgraphs(value)
+
+
+# Attached here so that graph.py never imports this module (it sits below it).
+Graph.as_text = graph_to_text
+Graph.__str__ = graph_to_text

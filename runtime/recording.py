@@ -1,15 +1,16 @@
-"""Hooks that observe ops as they are applied: gradient tapes, and the eager run context.
+"""What `apply` needs around a kernel: telling the gradient tapes, and the eager run context.
 
-Contract: `active_tapes` is the stack of recording tapes (empty → `apply` skips
-recording at the cost of one truth test). `EAGER_CONTEXT` is the run context that
-stateful kernels get when they run eagerly: variables hold their own values.
+Contract: `record(...)` hands an applied op to every tape recording in this thread
+(`context.tape_stack()`; `apply` skips the call when it is empty). `EAGER_CONTEXT` is the
+run context that stateful kernels get when they run eagerly: variables hold their own
+values, and subgraphs run through the executor's plans.
 """
 
-active_tapes = []
+from autograph_py.runtime import context, executor
 
 
 def record(opdef, inputs, attrs, outputs):
-    for tape in list(active_tapes):
+    for tape in list(context.state.tapes):
         tape._record(opdef, inputs, attrs, outputs)
 
 
@@ -22,10 +23,7 @@ class EagerContext:
     def write_variable(self, var, value):
         var._value = value
 
-    def run_subgraph(self, graph, inputs):
-        from autograph_py.runtime.executor import run_subgraph
-
-        return run_subgraph(self, graph, inputs)
+    run_subgraph = executor.run_subgraph  # (graph, inputs) -> outputs of the graph's plan
 
 
 EAGER_CONTEXT = EagerContext()

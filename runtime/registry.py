@@ -75,7 +75,8 @@ def describe_inputs(inputs):
 def apply(name, inputs, attrs=None, op_name=None):
     """Run op `name` on `inputs` (tensors) now, or add it to the graph being built."""
     opdef = _OPS[name]
-    graphs = context.graph_stack()
+    state = context.state  # this thread's graphs and tapes
+    graphs = state.graphs
     if graphs:
         return _add_op(graphs[-1], opdef, inputs, attrs, op_name)
     arrays = []
@@ -97,11 +98,11 @@ def apply(name, inputs, attrs=None, op_name=None):
         if type(result) is not np.ndarray:  # ufuncs give numpy scalars for 0-d inputs
             result = np.asarray(result)
         output = EagerTensor(result, _DTYPES.get(result.dtype) or _dtype(result))
-        if recording.active_tapes:
+        if state.tapes:
             recording.record(opdef, inputs, attrs or {}, (output,))
         return output
     outputs = tuple(map(_eager_tensor, result))
-    if recording.active_tapes:
+    if state.tapes:
         recording.record(opdef, inputs, attrs or {}, outputs)
     return outputs
 
@@ -109,7 +110,7 @@ def apply(name, inputs, attrs=None, op_name=None):
 def _add_op(graph, opdef, inputs, attrs, op_name):
     attrs = attrs or {}
     outputs = graph.create_op(opdef, inputs, attrs, name=op_name).outputs
-    if recording.active_tapes:
+    if context.state.tapes:
         recording.record(opdef, inputs, attrs, outputs)
     return outputs[0] if opdef.num_outputs == 1 else outputs
 

@@ -283,3 +283,8 @@ def _lookup(table, name, what):
     except KeyError:
         raise ValueError(f"serialized graph refers to {what} {name!r}, which is not defined "
                          "before its use") from None
+
+
+# Attached here so that graph.py never imports this module (it sits below it).
+Graph.as_dict = graph_to_dict
+Graph.from_dict = staticmethod(graph_from_dict)

@@ -16,9 +16,9 @@ Contract:
 
 import numpy as np
 from autograph_py.runtime import context, nest
-from autograph_py.runtime.executor import Plan, run_subgraph_method
+from autograph_py.runtime.executor import Plan, run_subgraph
 from autograph_py.runtime.graph import Operation, get_default_graph
-from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, to_array
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, immutable, to_array
 
 
 class Session:
@@ -48,7 +48,7 @@ class Session:
         value = self._variable_values.get(var)
         if value is None:
             value = self.run(var.initial_value)
-            value = self._variable_values[var] = np.asarray(value)
+            value = self._variable_values[var] = immutable(np.asarray(value))
         return value
 
     def write_variable(self, var, value):
@@ -57,33 +57,44 @@ class Session:
         else:
             self._variable_values[var] = value
 
-    run_subgraph = run_subgraph_method  # (graph, inputs) -> outputs of the graph's plan
+    run_subgraph = run_subgraph  # (graph, inputs) -> outputs of the graph's plan
 
     # --- run ------------------------------------------------------------------------
 
     def run(self, fetches, feed_dict=None):
         if self._closed:
             raise RuntimeError("this Session is closed")
-        if type(fetches) is SymbolicTensor and fetches.op.graph is self.graph:
-            # One tensor, the common case: no nest walk, no pickers.
-            feed_tensors, feed_values = self._feeds(feed_dict) if feed_dict else ((), [])
-            key = ((id(fetches),), (), tuple(map(id, feed_tensors)))
-            plan = self._plans.get(key)
-            if plan is None:
-                plan = self._plans[key] = Plan(self.graph, [fetches], (), feed_tensors)
-            return _fetched(plan.run(self, feed_values)[0])
-        leaves = nest.flatten(fetches)
-        tensors, ops, pickers = [], [], []
-        for leaf in leaves:
-            pickers.append(self._fetch_target(leaf, tensors, ops))
         feed_tensors, feed_values = self._feeds(feed_dict) if feed_dict else ((), [])
+        if type(fetches) is SymbolicTensor and fetches.op.graph is self.graph:
+            # One tensor, the common case: no nest walk, no pickers, the key built inline
+            # (the same key as `_plan` makes).
+            plan = self._plans.get(((id(fetches),), (), tuple(map(id, feed_tensors))))
+            if plan is None:
+                plan = self._plan([fetches], (), feed_tensors)
+            return _fetched(plan.run(self, feed_values)[0])
+        plan, pickers = self._plan_and_pickers(fetches, feed_tensors)
+        values = plan.run(self, feed_values)
+        return nest.pack_sequence_as(fetches, [pick(values) for pick in pickers])
+
+    def code(self, fetches, feeds=()):
+        """The Python source that `run(fetches, feed_dict)` executes, for `feeds` the fed
+        tensors (or a feed_dict: its keys). The plan is compiled and cached as `run` would."""
+        feed_tensors = [self._feed_tensor(key) for key in feeds]
+        return self._plan_and_pickers(fetches, feed_tensors)[0].code
+
+    def _plan_and_pickers(self, fetches, feed_tensors):
+        """The plan for `fetches`, and for each leaf of `fetches` a function that picks its
+        result from the plan's values."""
+        tensors, ops = [], []
+        pickers = [self._fetch_target(leaf, tensors, ops) for leaf in nest.flatten(fetches)]
+        return self._plan(tensors, ops, feed_tensors), pickers
+
+    def _plan(self, tensors, ops, feed_tensors):
         key = (tuple(map(id, tensors)), tuple(map(id, ops)), tuple(map(id, feed_tensors)))
         plan = self._plans.get(key)
         if plan is None:
             plan = self._plans[key] = Plan(self.graph, tensors, ops, feed_tensors)
-        values = plan.run(self, feed_values)
-        results = [pick(values) for pick in pickers]
-        return nest.pack_sequence_as(fetches, results)
+        return plan
 
     def _fetch_target(self, leaf, tensors, ops):
         if isinstance(leaf, str):
@@ -124,11 +135,7 @@ class Session:
                 tensors.append(key)
                 values.append(value)
                 continue
-            tensor = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
-            if not isinstance(tensor, SymbolicTensor):
-                raise TypeError(f"feed_dict keys must be symbolic tensors of the graph, got "
-                                f"{key!r}")
-            self._check_graph(tensor.graph, tensor.name)
+            tensor = self._feed_tensor(key)
             try:
                 array = to_array(value, tensor.dtype)
             except TypeError as e:
@@ -140,6 +147,13 @@ class Session:
             tensors.append(tensor)
             values.append(array)
         return tensors, values
+
+    def _feed_tensor(self, key):
+        tensor = self.graph.get_tensor_by_name(key) if isinstance(key, str) else key
+        if not isinstance(tensor, SymbolicTensor):
+            raise TypeError(f"feed_dict keys must be symbolic tensors of the graph, got {key!r}")
+        self._check_graph(tensor.graph, tensor.name)
+        return tensor
 
 
 def _shape_matches(dims, shape):

@@ -2,7 +2,8 @@
 
 Contract:
 - `with GradientTape(persistent=False, watch_accessed_variables=True) as tape:` pushes the
-  tape on `recording.active_tapes`; every op applied inside reaches `_record`.
+  tape on this thread's `context.tape_stack()`; every op applied inside, in this thread,
+  reaches `_record` (ops that other threads run meanwhile never do).
 - The tape records an op only when one of its inputs is watched: a tensor passed to
   `watch`, a read of a watched Variable (trainable Variables are watched when read,
   unless `watch_accessed_variables=False`), or an output of a recorded op. Only
@@ -23,7 +24,7 @@ Contract:
 
 import contextlib
 
-from autograph_py.runtime import context, nest, recording
+from autograph_py.runtime import context, nest
 from autograph_py.runtime.gradients import engine
 from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 from autograph_py.runtime.variables import Variable
@@ -55,14 +56,14 @@ class GradientTape:
 
     def __enter__(self):
         self._graph = context.current_graph()
-        recording.active_tapes.append(self)
+        context.tape_stack().append(self)
         return self
 
     def __exit__(self, *exc):
         self._stop()
 
     def _stop(self):
-        tapes = recording.active_tapes
+        tapes = context.tape_stack()
         for i in range(len(tapes) - 1, -1, -1):
             if tapes[i] is self:
                 del tapes[i]
@@ -75,7 +76,7 @@ class GradientTape:
         try:
             yield
         finally:
-            recording.active_tapes.append(self)
+            context.tape_stack().append(self)
 
     def watch(self, tensor):
         """Record the ops that use `tensor` (a tensor, Variable, or nested structure)."""
@@ -158,7 +159,7 @@ class GradientTape:
             if len(target_grads) != len(targets):
                 raise ValueError(f"output_gradients has {len(target_grads)} entries but the "
                                  f"target has {len(targets)}")
-        recording_now = any(t is self for t in recording.active_tapes)
+        recording_now = any(t is self for t in context.tape_stack())
         self._stop()  # the tape does not record its own gradient computation
         try:
             building = self._graph.as_default() if self._graph is not None else \
@@ -171,5 +172,5 @@ class GradientTape:
                 self._used = True
                 self._nodes, self._watched = [], {}
             elif recording_now:
-                recording.active_tapes.append(self)
+                context.tape_stack().append(self)
         return nest.pack_sequence_as(sources, flat)

@@ -1,7 +1,10 @@
 """Tensors: `EagerTensor` (a value) and `SymbolicTensor` (an output of a graph operation).
 
 Contract:
-- `EagerTensor` wraps a numpy array it never mutates; `.numpy()` returns it.
+- `EagerTensor` wraps a numpy array that nobody mutates: `.numpy()` and `np.asarray(t)`
+  give read-only views of it (a write raises numpy's "assignment destination is
+  read-only"). `ops.core.constant` copies what the user hands in (`immutable`), variables
+  store read-only arrays (`read_only`).
 - `SymbolicTensor` is output `index` of an `Operation`; its static `shape` may have
   unknown dims. `bool()` and `iter()` of a symbolic tensor raise a `TypeError` that says
   how to fix the code.
@@ -61,10 +64,13 @@ class EagerTensor(Tensor):
         return "CPU:0"
 
     def numpy(self):
-        return self._value
+        # A view, not the array: a view of a read-only array cannot be made writeable.
+        return read_only(self._value.view())
 
     def __array__(self, dtype=None, copy=None):
-        return self._value if dtype is None else self._value.astype(dtype)
+        if copy or (dtype is not None and np.dtype(dtype) != self._value.dtype):
+            return np.array(self._value, dtype=dtype)  # a new array the caller owns
+        return self.numpy()
 
     def __repr__(self):
         text = np.array2string(self._value) if self._value.ndim else str(self._value)
@@ -192,6 +198,24 @@ class SymbolicTensor(Tensor):
 
     def __array__(self, dtype=None, copy=None):
         self._no_value("numpy array")
+
+
+def read_only(array):
+    """`array`, marked read-only (in place)."""
+    array.flags.writeable = False
+    return array
+
+
+def immutable(array):
+    """`array` itself when nothing can write to its memory (it and every array it views
+    are read-only, as numpy lets a view be made writeable again only through a writeable
+    base), else a read-only copy."""
+    base = array
+    while isinstance(base, np.ndarray):
+        if base.flags.writeable:
+            return read_only(array.copy())
+        base = base.base
+    return array if base is None or isinstance(base, bytes) else read_only(array.copy())
 
 
 def is_tensor(x):

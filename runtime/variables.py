@@ -11,18 +11,23 @@ Contract:
   `AssignAddVariable` / `AssignSubVariable` ops that run in program order in function
   graphs.
 - A Variable behaves like a tensor in expressions (operators, `int()`, `.numpy()`, ops).
-- `creation_hooks` lets `function` forbid variable creation on retraces.
+- Its value is never shared with the user: the initial value and assigned arrays are
+  copied in (stored read-only), `numpy()` returns a copy, reads give read-only arrays.
+- Every new Variable is first passed to this thread's `context.variable_creation_hooks()`
+  (`function` forbids creation on retraces with one).
 """
 
+import threading
+
 import numpy as np
-from autograph_py.runtime import context
+from autograph_py.runtime import context, lifting
 from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.registry import OpDef, apply, register
 from autograph_py.runtime.shapes import TensorShape
-from autograph_py.runtime.tensor import EagerTensor, Tensor, to_array
+from autograph_py.runtime.tensor import EagerTensor, Tensor, immutable, read_only, to_array
 
-creation_hooks = []
 _names = {}
+_names_lock = threading.Lock()  # Variables may be created in several threads at once
 
 
 def _check_value(var, value):
@@ -37,18 +42,21 @@ def _read_kernel(ctx, var):
 
 
 def _assign_kernel(ctx, value, var):
-    ctx.write_variable(var, _check_value(var, value))
+    # Copied unless read-only throughout: it may be an array the caller still holds (a
+    # feed, an argument of a function).
+    value = immutable(_check_value(var, value))
+    ctx.write_variable(var, value)
     return value
 
 
 def _assign_add_kernel(ctx, delta, var):
-    value = np.asarray(ctx.read_variable(var) + delta, dtype=var.dtype.np_dtype)
+    value = read_only(np.asarray(ctx.read_variable(var) + delta, dtype=var.dtype.np_dtype))
     ctx.write_variable(var, value)
     return value
 
 
 def _assign_sub_kernel(ctx, delta, var):
-    value = np.asarray(ctx.read_variable(var) - delta, dtype=var.dtype.np_dtype)
+    value = read_only(np.asarray(ctx.read_variable(var) - delta, dtype=var.dtype.np_dtype))
     ctx.write_variable(var, value)
     return value
 
@@ -77,8 +85,9 @@ register(OpDef("AssignSubVariable", _assign_sub_kernel, _assign_infer, stateful=
 
 
 def _unique_variable_name(name):
-    count = _names.get(name, 0)
-    _names[name] = count + 1
+    with _names_lock:
+        count = _names.get(name, 0)
+        _names[name] = count + 1
     return name if count == 0 else f"{name}_{count}"
 
 
@@ -86,7 +95,7 @@ class Variable:
     __array_priority__ = 1000
 
     def __init__(self, initial_value, dtype=None, trainable=True, name=None):
-        for hook in creation_hooks:
+        for hook in context.variable_creation_hooks():
             hook(self)
         if callable(initial_value):
             initial_value = initial_value()
@@ -97,16 +106,16 @@ class Variable:
         symbolic_init = isinstance(initial_value, Tensor) and not isinstance(
             initial_value, EagerTensor)
         if graph is not None and getattr(graph, "lift_variables", False):
-            # Inside a traced function state must outlive the trace: make it eagerly.
+            # Inside a traced function state must outlive the trace: make it eagerly, from
+            # an initial value computed outside the graph (TensorFlow's init_scope).
             if symbolic_init:
-                raise ValueError(
-                    f"a Variable created inside ag.function needs an initial value that "
-                    f"does not depend on the function's inputs, got {initial_value!r}")
+                initial_value = lifting.lift(initial_value, self.name)
+                symbolic_init = False
             graph = None
         if graph is None and not symbolic_init:
             self.graph = None
-            self._value = to_array(initial_value, dtype).copy()
-            self.initial_value = EagerTensor(self._value.copy())
+            self._value = read_only(to_array(initial_value, dtype).copy())
+            self.initial_value = EagerTensor(self._value)
         else:
             self.graph = graph if graph is not None else initial_value.graph
             with self.graph.as_default():
@@ -138,11 +147,11 @@ class Variable:
         if self.graph is not None:
             raise TypeError(f"variable '{self.name}' belongs to a graph; fetch it with "
                             "Session.run")
-        return self._value
+        return self._value.copy()  # a snapshot the caller owns, as tf.Variable.numpy()
 
     def __array__(self, dtype=None, copy=None):
         value = self.numpy()
-        return value if dtype is None else value.astype(dtype)
+        return value if dtype is None else value.astype(dtype, copy=False)
 
     def __int__(self):
         return int(self.read_value())

@@ -15,25 +15,16 @@ a copy (same inputs) with only what its outputs need.
 from autograph_py.runtime import context, registry
 from autograph_py.runtime.errors import format_location
 from autograph_py.runtime.graph import FuncGraph, Graph
+from autograph_py.runtime.graph_walk import ops_reaching
 
 # Stateful ops that are safe to run again: they only observe state.
 _REPEATABLE = frozenset({"ReadVariable"})
 
 
-def _needed_ops(outputs, known):
-    needed, stack = {}, [t for t in outputs if id(t) not in known]
-    while stack:
-        op = stack.pop().op
-        if id(op) not in needed:
-            needed[id(op)] = op
-            stack.extend(t for t in op.inputs if id(t) not in known)
-    return sorted(needed.values(), key=lambda op: op.index)
-
-
 def inline_graph(graph, inputs, outputs=None):
     outputs = graph.outputs if outputs is None else outputs
     copies = {id(p): t for p, t in zip(graph.inputs, inputs)}
-    for op in _needed_ops(outputs, copies):
+    for op in ops_reaching(outputs, known=copies):
         if op.type == "Placeholder":
             raise ValueError(f"cannot recompute {graph.name!r} for its gradient: placeholder "
                              f"{op.name} is not one of its inputs")

@@ -10,19 +10,9 @@ ones by default), None where x does not reach ys (zeros with
 
 from autograph_py.runtime import nest
 from autograph_py.runtime.gradients import engine
+from autograph_py.runtime.graph_walk import ops_reaching
 from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.tensor import SymbolicTensor
-
-
-def _ops_reaching(tensors):
-    """The operations `tensors` depend on, in graph (topological) order."""
-    seen, stack = {}, [t.op for t in tensors]
-    while stack:
-        op = stack.pop()
-        if id(op) not in seen:
-            seen[id(op)] = op
-            stack.extend(t.op for t in op.inputs)
-    return sorted(seen.values(), key=lambda op: op.index)
 
 
 def gradients(ys, xs, grad_ys=None, unconnected_gradients="none"):
@@ -39,4 +29,4 @@ def gradients(ys, xs, grad_ys=None, unconnected_gradients="none"):
                         "eagerly, use ag.GradientTape")
     graph = symbolic[0].graph
     with graph.as_default():
-        return engine.differentiate(_ops_reaching(ys), ys, grad_ys, xs, unconnected_gradients)
+        return engine.differentiate(ops_reaching(ys), ys, grad_ys, xs, unconnected_gradients)

@@ -10,9 +10,10 @@ binary-op dtype rule of DESIGN.md §3.
 
 import numpy as np
 from autograph_py.runtime import context, dtypes
+from autograph_py.runtime.graph import make_placeholder
 from autograph_py.runtime.registry import OpDef, apply, register
 from autograph_py.runtime.shapes import TensorShape
-from autograph_py.runtime.tensor import EagerTensor, Tensor, to_array
+from autograph_py.runtime.tensor import EagerTensor, Tensor, immutable, read_only, to_array
 
 
 def _const_kernel(value, dtype):
@@ -33,15 +34,24 @@ register(OpDef("Identity", lambda x: x, lambda x: (x.shape, x.dtype),
                grad=lambda op, g: (g,)))
 
 
+_CONVERTED_TO_NEW_ARRAYS = frozenset({int, float, bool, complex, str, bytes, list, tuple})
+
+
 def constant(value, dtype=None, shape=None, name=None):
     """A constant tensor (eager) or a `Const` op (graph mode) holding `value`."""
     if isinstance(value, Tensor) and not isinstance(value, EagerTensor):
         raise TypeError(f"constant() needs a concrete value, got the symbolic tensor {value.name}")
     array = to_array(value, dtype)
+    # The tensor must not change when the user's array does: a Python value converts to
+    # a new array, a tensor's array is immutable already, anything else may be shared.
+    if type(value) in _CONVERTED_TO_NEW_ARRAYS or isinstance(value, np.generic):
+        array = read_only(array)
+    elif not (isinstance(value, EagerTensor) and array is value._value):
+        array = immutable(array)
     if shape is not None:
         shape = tuple(shape)
         if array.size == 1 and np.prod(shape, dtype=np.int64) != 1:
-            array = np.full(shape, array.reshape(()), dtype=array.dtype)
+            array = read_only(np.full(shape, array.reshape(()), dtype=array.dtype))
         else:
             try:
                 array = array.reshape(shape)
@@ -57,8 +67,6 @@ def constant(value, dtype=None, shape=None, name=None):
 
 def placeholder(dtype, shape=None, name=None):
     """A graph input that `Session.run` must feed. Only valid while building a graph."""
-    from autograph_py.runtime.graph import make_placeholder
-
     graph = context.current_graph()
     if graph is None:
         raise RuntimeError("placeholder() needs a graph: use it inside "

@@ -15,6 +15,7 @@ import numpy as np
 from autograph_py.runtime import dtypes
 from autograph_py.runtime.ops import infer
 from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.registry import apply
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
@@ -50,11 +51,11 @@ def split(shape, op):
     dims = [_static_dim(d) for d in shape]
     if all(d is not None for d in dims):
         return tuple(dims), []
-    from autograph_py.runtime.ops.array_ops import stack
-
     parts = [convert_to_tensor(d if isinstance(d, Tensor) else int(d), dtypes.int32)
              for d in shape]
-    return None, [stack(parts)]
+    # The parts are int32 scalars already: the Pack row applies as is (`array_ops.stack`
+    # builds on this module, so it cannot be called from here).
+    return None, [apply("Pack", parts, {"axis": 0})]
 
 
 def resolve(static, arrays):

@@ -1,9 +1,11 @@
-"""The executor: pruning (only needed kernels run), freeing intermediates, error reports.
+"""The executor: pruning (only needed kernels run), freeing intermediates, the generated
+code, error reports.
 
 Probe ops registered here record which kernels ran and which arrays are still alive, so
 the tests observe the executor's behaviour instead of trusting its data structures.
 """
 
+import re
 import sys
 import weakref
 
@@ -13,10 +15,11 @@ from autograph_py.runtime import dtypes
 from autograph_py.runtime.control_flow import cond
 from autograph_py.runtime.errors import InvalidArgumentError, OpError
 from autograph_py.runtime.executor import Plan
-from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.graph import Graph, name_scope
 from autograph_py.runtime.ops import infer
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.ops.reduction_ops import reduce_sum
 from autograph_py.runtime.registry import OpDef, apply, register, registered_names
 from autograph_py.runtime.session import Session
 
@@ -127,7 +130,7 @@ def test_a_fetched_intermediate_is_kept():
     assert _make_square_check(fetch_made=True) is True
 
 
-def test_plan_frees_each_dead_slot_at_its_last_reader():
+def test_plan_frees_each_dead_value_at_its_last_reader():
     g = Graph()
     with g.as_default():
         x = placeholder(dtypes.float32, [], name="x")
@@ -136,14 +139,65 @@ def test_plan_frees_each_dead_slot_at_its_last_reader():
         c = m.multiply(b, a)   # last reader of a
         d = m.add(c, 1.0)
     plan = Plan(g, [d], (), [x])
-    by_op = {step[5].name: step for step in plan.steps}
-    a_slot = by_op["Add"][1][0]
-    b_slot = by_op["Mul"][1][0]
-    assert a_slot in by_op["Mul"][6] and b_slot in by_op["Mul"][6]
-    assert a_slot not in by_op["Add"][6]
-    freed = [slot for step in plan.steps for slot in step[6]]
+    by_op = {step.op.name: step for step in plan.steps}
+    a_name, b_name = by_op["Add"].inputs[0], by_op["Mul"].inputs[0]
+    assert a_name in by_op["Mul"].frees and b_name in by_op["Mul"].frees
+    assert a_name not in by_op["Add"].frees
+    freed = [name for step in plan.steps for name in step.frees]
     assert len(freed) == len(set(freed))
-    assert plan.fetch_slots[0] not in freed
+    assert plan.fetch_names[0] not in freed
+
+
+# --- the generated code ----------------------------------------------------------------------
+
+
+def test_plan_code_names_values_after_their_ops_and_runs_as_printed():
+    g = Graph()
+    with g.as_default():
+        x = placeholder(dtypes.float32, [None], name="x")
+        with name_scope("layer"):
+            y = m.add(x, m.square(x))
+        z = reduce_sum(y, axis=0)
+    plan = Plan(g, [z], (), [x])
+    assert "    layer_square = Square(x)\n" in plan.code
+    assert "    layer_add = Add(x, layer_square)\n" in plan.code
+    assert "sum = Sum(layer_add, axis=0, keepdims=False)" in plan.code
+    assert plan.code.rstrip().endswith("return [sum]")
+    assert not re.search(r"\bv\d+\b", plan.code)  # no slot numbers
+    # The printed source is what runs: compiled again, it computes what numpy does.
+    namespace = dict(plan.function.__globals__)
+    exec(plan.code, namespace)
+    value = np.array([1.0, -2.0, 3.0], np.float32)
+    assert namespace["run"](None, [value])[0] == np.sum(value + value * value)
+
+
+def test_session_code_is_the_source_of_the_plan_run_uses():
+    g = Graph()
+    with g.as_default():
+        x = placeholder(dtypes.float32, [], name="x")
+        y = m.square(x)
+        z = m.add(y, 1.0)
+    with Session(g) as sess:
+        fed_x = sess.code(z, [x])
+        assert "y = " not in fed_x and "square = Square(x)" in fed_x
+        fed_y = sess.code({"z": z}, {y: 4.0})  # a feed_dict: its keys are the fed tensors
+        assert "Square" not in fed_y and "add = Add(square, const)" in fed_y
+        assert sess.run(z, {y: 4.0}) == 5.0
+        assert len(sess._plans) == 2  # code() compiled the plans that run() uses
+
+
+def test_generated_names_never_clash_with_each_other_or_the_function():
+    g = Graph()
+    with g.as_default():
+        feeds = placeholder(dtypes.float32, [], name="feeds")
+        ctx = m.square(feeds, name="ctx")
+        clash = m.add(ctx, m.add(feeds, 1.0, name="Add"), name="add")
+        out = m.add(clash, 0.0, name="1 odd-name")
+    plan = Plan(g, [out], (), [feeds])
+    assert plan.run(None, [np.float32(2.0)])[0] == 2.0 ** 2 + (2.0 + 1.0)
+    names = [n for step in plan.steps for n in step.outputs]
+    assert len(set(names)) == len(names)
+    assert not {"feeds", "ctx"} & set(names)
 
 
 # --- errors ----------------------------------------------------------------------------------

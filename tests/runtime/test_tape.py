@@ -5,7 +5,7 @@ and a tape used while a graph is being built."""
 import autograph_py.runtime.tensor_operators  # noqa: F401  (Python operators on tensors)
 import numpy as np
 import pytest
-from autograph_py.runtime import dtypes, recording
+from autograph_py.runtime import context, dtypes
 from autograph_py.runtime.gradients.grad_ops import stop_gradient
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops import math_ops as m
@@ -173,7 +173,7 @@ def test_stop_gradient_and_stop_recording():
             z = x * x
     assert float(tape.gradient(y, x)) == 4.0
     assert tape.gradient(z, x) is None
-    assert not any(t is tape for t in recording.active_tapes)
+    assert not any(t is tape for t in context.tape_stack())
 
 
 def test_watch_rejects_non_tensors():
