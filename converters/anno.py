@@ -16,7 +16,8 @@ class Basic(enum.Enum):
     EXTRA_LOOP_TEST = 'expression that must stay true for a loop to keep iterating'
     LOOP_OPTIONS = 'keywords from set_loop_options, for the loop opts dict'
     MAY_BE_UNDEFINED = 'a load of a name that may still hold an ag__.Undefined'
-    ORIGIN = 'the user node a generated node was made from'
+    THUNK = 'a generated lambda that its operator calls before returning, if at all'
+    BREAK_LOWERED = 'a loop whose break became a flag: it may end although its test is true'
 
 
 class Static(enum.Enum):

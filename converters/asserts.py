@@ -12,8 +12,8 @@ class AssertTransformer(Transformer):
         node = self.generic_visit(node)
         if node.msg is None:
             return templates.replace('ag__.assert_stmt(test, None)', test=node.test)
-        return templates.replace('ag__.assert_stmt(test, lambda: msg)', test=node.test,
-                                 msg=node.msg)
+        return templates.replace('ag__.assert_stmt(test, msg)', test=node.test,
+                                 msg=templates.thunk(node.msg))
 
 
 def transform(node, ctx):

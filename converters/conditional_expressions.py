@@ -15,8 +15,8 @@ class ConditionalExpressionTransformer(Transformer):
         source = ast.unparse(gast.gast_to_ast(node))
         node = self.generic_visit(node)
         return templates.replace_as_expression(
-            'ag__.if_exp(test, lambda: body, lambda: orelse, source)', test=node.test,
-            body=node.body, orelse=node.orelse,
+            'ag__.if_exp(test, body, orelse, source)', test=node.test,
+            body=templates.thunk(node.body), orelse=templates.thunk(node.orelse),
             source=gast.Constant(value=source, kind=None))
 
 

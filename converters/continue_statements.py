@@ -21,7 +21,7 @@ class ContinueTransformer(Transformer):
 
         def get_flag():
             if not flag:
-                flag.append(self.ctx.namer.new_symbol('continue_'))
+                flag.append(self.ctx.namer.new_symbol('continue_', meaning='continue flag'))
             return flag[0]
 
         def replace(jump, tail):

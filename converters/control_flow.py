@@ -12,7 +12,9 @@ What is state comes from the analyses, run on the function as it is when this pa
 starts (after jumps were lowered):
 * plain names a body rebinds are `nonlocal` in it when their value before or after the
   statement matters (live before it, or live after it, which names the function
-  declares global or nonlocal always are); names only used inside a body stay local;
+  declares global or nonlocal always are, and so are names a nested function or lambda
+  reads or rebinds: it sees the variable, whenever it runs); names only used inside a
+  body stay local;
 * the state of an `if` or a loop is its nonlocal names (an `if` needs even those dead
   after it, so staging can restore them between the two branches); attributes and
   constant subscripts a body assigns (`self.x`, `d['k']`) are always state, unless
@@ -55,7 +57,9 @@ def _plan(node, function_scope):
     live_in = anno.getanno(node, anno.Static.LIVE_VARS_IN)
     live_out = anno.getanno(node, anno.Static.LIVE_VARS_OUT)
     names = {qn for qn in modified if not qn.is_composite}
-    outer = function_scope.globals | function_scope.nonlocals  # visible after return
+    # Names whose binding is seen from outside the statement's closures: after the
+    # function returns (global, nonlocal), or by a nested function whenever it runs.
+    outer = function_scope.globals | function_scope.nonlocals | function_scope.captured
     carried = {qn for qn in names if qn in live_in or qn in live_out or str(qn) in outer}
     # Every name a body rebinds through `nonlocal` is state, even when it is dead after
     # the statement: staging traces both branches, and set_state must undo the first
@@ -137,9 +141,9 @@ def _mark_loads(stmts, undefined):
             _mark_loads(getattr(stmt, field, []), undefined)
 
 
-def _symbol_names(state):
-    return gast.Tuple(elts=[gast.Constant(value=str(qn), kind=None) for qn in state],
-                      ctx=gast.Load())
+def _symbol_names(state, namer):
+    return gast.Tuple(elts=[gast.Constant(value=namer.label(str(qn)), kind=None)
+                            for qn in state], ctx=gast.Load())
 
 
 def _state_tuple(state):
@@ -212,7 +216,8 @@ class ControlFlowTransformer(Transformer):
         ''', name=name, params=list(params), names=nonlocals, gnames=globals_, body=body)
 
     def _call(self, template, plan, **placeholders):
-        return templates.replace(template, symbol_names=_symbol_names(plan.state),
+        return templates.replace(template,
+                                 symbol_names=_symbol_names(plan.state, self.ctx.namer),
                                  **placeholders)
 
     def visit_If(self, node):

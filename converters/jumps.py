@@ -16,7 +16,7 @@ entered as the caller allows (return lowering enters loops, break lowering does 
 and raise ConversionError naming the jump, the construct and the line.
 """
 import gast
-from autograph_py.converters import templates, traversal
+from autograph_py.converters import anno, templates, traversal
 from autograph_py.converters.transformer import locate
 
 _SCOPES = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Lambda)
@@ -75,6 +75,7 @@ class JumpLowering:
                 all(self.always_jumps(h.body) for h in stmt.handlers))
         if isinstance(stmt, gast.While):  # `while True:` without `break` never falls out
             return (isinstance(stmt.test, gast.Constant) and bool(stmt.test.value) and
+                    not anno.hasanno(stmt, anno.Basic.BREAK_LOWERED) and
                     not find_jumps(stmt.body, gast.Break, enter_loops=False))
         return isinstance(stmt, (self.jump_type, gast.Raise))
 

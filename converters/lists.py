@@ -4,11 +4,16 @@
     x = l.pop(i)     ->  l, x = ag__.list_pop(l, i)
     l.pop(i)         ->  l = ag__.list_pop(l, i)[0]
 
-Only for receivers that are plain names (rebinding an attribute could run a property
-setter); list literals stay as they are.
+Only for receivers that are plain names the function may rebind: its own locals
+(parameters included) and names it declares `global` or `nonlocal`. Rebinding any other
+name (a global or a closure variable only read here) would make it local to the function
+and break every read of it, so `log.append(x)` on such a list stays a method call.
+Attributes are left alone too (rebinding one could run a property setter); list
+literals stay as they are.
 """
 import gast
 from autograph_py.converters import templates
+from autograph_py.converters.analysis import activity, qual_names
 from autograph_py.converters.transformer import Transformer
 
 
@@ -22,13 +27,32 @@ def _method_call(node, method):
 
 
 class ListTransformer(Transformer):
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.rebindable = []  # per enclosing function (innermost last): names it may rebind
+
+    def visit_FunctionDef(self, node):
+        scope = activity.function_scope(node)
+        self.rebindable.append(scope.locals | scope.nonlocals | scope.globals)
+        node = self.generic_visit(node)
+        self.rebindable.pop()
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def _receiver(self, call, method):
+        receiver = _method_call(call, method)
+        if receiver is None or not self.rebindable or receiver.id not in self.rebindable[-1]:
+            return None
+        return receiver
+
     def visit_Expr(self, node):
         node = self.generic_visit(node)
-        receiver = _method_call(node.value, 'append')
+        receiver = self._receiver(node.value, 'append')
         if receiver is not None and len(node.value.args) == 1:
             return templates.replace('l = ag__.list_append(l, x)', l=receiver,
                                      x=node.value.args[0])
-        receiver = _method_call(node.value, 'pop')
+        receiver = self._receiver(node.value, 'pop')
         if receiver is not None:
             return templates.replace('l = ag__.list_pop(l, args)[0]', l=receiver,
                                      args=node.value.args)
@@ -36,7 +60,7 @@ class ListTransformer(Transformer):
 
     def visit_Assign(self, node):
         node = self.generic_visit(node)
-        receiver = _method_call(node.value, 'pop')
+        receiver = self._receiver(node.value, 'pop')
         if receiver is None or len(node.targets) != 1:
             return node
         return templates.replace('l, target = ag__.list_pop(l, args)', l=receiver,
@@ -44,4 +68,5 @@ class ListTransformer(Transformer):
 
 
 def transform(node, ctx):
+    qual_names.resolve(node)  # activity reads the qualified names
     return ListTransformer(ctx).visit(node)

@@ -3,6 +3,12 @@
 A `Namer` is built from a whole tree (every identifier in it is taken, including
 globals it reads, attribute names are not identifiers and do not count) and hands out
 `base`, `base_1`, `base_2`, ... skipping anything taken or handed out before.
+
+It also remembers what the invented state symbols mean (`new_symbol('break_',
+meaning='break flag')`), so generated calls can name them in the user's terms: `label`
+gives `'<break flag>'` for such a symbol and the name itself for every other one. A user's
+symbol never starts with `<`, which is how the runtime tells the two apart (a variable
+the user called `break_count` is the user's).
 """
 import gast
 from autograph_py.converters import traversal
@@ -28,19 +34,28 @@ class Namer:
     def __init__(self, taken=()):
         self._taken = set(RESERVED) | set(taken)
         self._shared = {}
+        self._meanings = {}
 
     @classmethod
     def for_tree(cls, tree):
         return cls(_identifiers(tree))
 
-    def new_symbol(self, base):
-        """A name never returned before and not used in the tree."""
+    def new_symbol(self, base, meaning=None):
+        """A name never returned before and not used in the tree; `meaning` describes
+        an invented symbol that generated code carries as state."""
         name, n = base, 0
         while name in self._taken:
             n += 1
             name = f'{base}_{n}'
         self._taken.add(name)
+        if meaning is not None:
+            self._meanings[name] = meaning
         return name
+
+    def label(self, symbol):
+        """How generated calls name `symbol` (a str) to the runtime, for its messages."""
+        meaning = self._meanings.get(symbol)
+        return symbol if meaning is None else f'<{meaning}>'
 
     def shared_symbol(self, base):
         """One fresh name per base, reused: for parameters private to generated code."""

@@ -19,7 +19,6 @@ from autograph_py.converters import (
     functions,
     lists,
     logical_expressions,
-    loop_else,
     return_statements,
     unsupported,
     variables,
@@ -42,10 +41,10 @@ PIPELINE = (
     # the tree and must read as the user wrote it.
     conditional_expressions,
     # Jumps are lowered from the innermost region outwards: break/continue belong to
-    # loops, return to the function around them. loop_else relies on no break being
-    # left; return lowering enters loops, whose bodies must already be jump-free.
+    # loops, return to the function around them. Break lowering also moves loop `else`
+    # clauses out of their loops; return lowering enters loops, whose bodies must
+    # already be jump-free.
     break_statements,
-    loop_else,
     continue_statements,
     return_statements,
     # Before call_trees, which would hide `l.append(x)` inside converted_call.

@@ -33,19 +33,19 @@ class ReturnTransformer(Transformer):
         if not returns or returns == [node.body[-1]]:
             return node
         namer = self.ctx.namer
-        retval = namer.new_symbol('retval_')
+        retval = namer.new_symbol('retval_', meaning='return value')
         do_return = []
 
         def flag():
             if not do_return:
-                do_return.append(namer.new_symbol('do_return'))
+                do_return.append(namer.new_symbol('do_return', meaning='return flag'))
             return do_return[0]
 
         def replace(ret, tail):
             value = ret.value or gast.Constant(value=None, kind=None)
             stmts = templates.replace('retval = value', retval=retval, value=value)
-            if not tail:
-                stmts = templates.replace('flag = True', flag=flag()) + stmts
+            if not tail:  # set after the value: evaluating it may raise, and not return
+                stmts += templates.replace('flag = True', flag=flag())
             return stmts
 
         def on_loop(loop):

@@ -26,7 +26,7 @@ import functools
 import textwrap
 
 import gast
-from autograph_py.converters import traversal
+from autograph_py.converters import anno, traversal
 from autograph_py.converters.copier import copy_tree
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
@@ -152,6 +152,14 @@ def replace(template, **replacements):
     """The statements of `template` with placeholders replaced."""
     tree = _Replacer(replacements).visit(copy_tree(_parsed(template)))
     return tree.body
+
+
+def thunk(expr):
+    """`lambda: expr`, marked `Basic.THUNK`: the operator it is passed to calls it (or
+    not) before returning, so it reads names where it is written, like `expr` did."""
+    node = replace_as_expression('lambda: expr', expr=expr)
+    anno.setanno(node, anno.Basic.THUNK, True)
+    return node
 
 
 def replace_as_expression(template, **replacements):

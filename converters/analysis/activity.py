@@ -10,6 +10,13 @@ names it declares `nonlocal` and writes count as modifications there; its own lo
 (parameters, comprehension targets) are invisible outside. A call of a function defined
 in the enclosing function (`bump()`) also counts its `nonlocal` writes as modifications
 at the call site, so a loop calling it carries the names it rebinds.
+
+A nested function or lambda sees the enclosing function's variables, not their values
+at its definition: whenever it runs, it reads (or rebinds) their current binding.
+`Scope.captured` holds those names (free in some nested function or lambda, not counting
+the thunks converters generate, which run where they are written), so control flow keeps
+one binding of them, shared with the closure. Analysis state lives on the `_Annotator`
+of one `resolve` call: conversions may run in several threads at once.
 """
 import gast
 from autograph_py.converters import anno, traversal
@@ -27,6 +34,7 @@ class Scope:
         self.modified = set()
         self.nonlocals = set()
         self.globals = set()
+        self.captured = set()  # names (str) free in a nested function or lambda
 
     @property
     def bound(self):
@@ -41,6 +49,7 @@ class Scope:
     def merge(self, other):
         self.read |= other.read
         self.modified |= other.modified
+        self.captured |= other.captured
         return self
 
     def __repr__(self):
@@ -48,23 +57,22 @@ class Scope:
                 f'modified={sorted(map(str, self.modified))})')
 
 
-# For the function being annotated: local function name -> the QNs it rebinds through
-# `nonlocal` (innermost function last).
-_closure_writes = []
-
-
 class _Collector(traversal.NodeVisitor):
-    def __init__(self):
+    """`closure_writes`: local function name -> the QNs it rebinds through `nonlocal`,
+    for the functions defined in the function being analyzed."""
+
+    def __init__(self, closure_writes):
         self.scope = Scope()
+        self.closure_writes = closure_writes
 
     def visit_Call(self, node):
-        if _closure_writes:
+        if self.closure_writes:
             callee = node.func
             if isinstance(callee, gast.Attribute) and callee.attr == 'converted_call' and \
                     node.args:  # already rewritten by the call-trees converter
                 callee = node.args[0]
             if isinstance(callee, gast.Name):
-                self.scope.modified |= _closure_writes[-1].get(callee.id, set())
+                self.scope.modified |= self.closure_writes.get(callee.id, set())
         self.generic_visit(node)
 
     def _symbol(self, node):
@@ -108,12 +116,16 @@ class _Collector(traversal.NodeVisitor):
             if n is not None:
                 self.visit(n)
 
-    def _import_closure(self, inner):
-        """Reads and nonlocal writes of a nested scope, seen from this scope."""
+    def _import_closure(self, inner, deferred=True):
+        """Reads and nonlocal writes of a nested scope, seen from this scope; `deferred`
+        when the nested code may run later (anything but a generated thunk)."""
         local = inner.locals
-        self.scope.read |= {qn for qn in inner.read if str(qn.root) not in local}
-        self.scope.modified |= {qn for qn in inner.modified
-                                if str(qn.root) in inner.nonlocals}
+        free = {qn for qn in inner.read if str(qn.root) not in local}
+        written = {qn for qn in inner.modified if str(qn.root) in inner.nonlocals}
+        self.scope.read |= free
+        self.scope.modified |= written
+        if deferred:
+            self.scope.captured |= {str(qn.root) for qn in free | written}
 
     def _visit_signature(self, args):
         self._visit_all(args.defaults)
@@ -123,45 +135,49 @@ class _Collector(traversal.NodeVisitor):
         self.scope.modified.add(QN(node.name))
         self._visit_all(node.decorator_list)
         self._visit_signature(node.args)
-        self._import_closure(function_scope(node))
+        self._import_closure(function_scope(node, self.closure_writes))
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Lambda(self, node):
         self._visit_signature(node.args)
-        self._import_closure(function_scope(node))
+        self._import_closure(function_scope(node, self.closure_writes),
+                             deferred=not anno.hasanno(node, anno.Basic.THUNK))
 
     def visit_ClassDef(self, node):
         self.scope.modified.add(QN(node.name))
         self._visit_all(node.decorator_list)
         self._visit_all(node.bases)
         self._visit_all(node.keywords)
-        body = block_scope(node.body)
+        body = block_scope(node.body, self.closure_writes)
         self.scope.read |= body.read
+        self.scope.captured |= body.captured
 
     def _visit_comprehension(self, node):
-        inner = _Collector()
+        inner = _Collector(self.closure_writes)
         inner.generic_visit(node)
         targets = {qn for gen in node.generators for qn in block_scope([gen.target]).bound}
         self.scope.read |= {qn for qn in inner.scope.read if qn.root not in targets}
         self.scope.modified |= {qn for qn in inner.scope.modified
                                 if qn.root not in targets}
+        self.scope.captured |= inner.scope.captured
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
         _visit_comprehension
 
 
-def block_scope(nodes):
-    """Activity of a list of statements (or expressions) in the current scope."""
-    collector = _Collector()
+def block_scope(nodes, closure_writes=None):
+    """Activity of a list of statements (or expressions) in the current scope;
+    `closure_writes` as `_Collector` takes it."""
+    collector = _Collector(closure_writes)
     for node in nodes:
         collector.visit(node)
     return collector.scope
 
 
-def function_scope(node):
+def function_scope(node, closure_writes=None):
     """Activity of a function or lambda body; parameters count as modified."""
-    collector = _Collector()
+    collector = _Collector(closure_writes)
     args = node.args
     for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
         if arg is not None:
@@ -214,22 +230,26 @@ def _local_function_writes(node):
 
 
 class _Annotator(traversal.NodeVisitor):
+    def __init__(self):
+        # Per function being annotated (innermost last): its local functions' writes.
+        self.closure_writes = []
+
     def _function(self, node):
-        _closure_writes.append(_local_function_writes(node))
-        try:
-            anno.setanno(node, anno.Static.SCOPE, function_scope(node))
-            self.generic_visit(node)
-        finally:
-            _closure_writes.pop()
+        self.closure_writes.append(_local_function_writes(node))
+        anno.setanno(node, anno.Static.SCOPE, function_scope(node, self.closure_writes[-1]))
+        self.generic_visit(node)
+        self.closure_writes.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
 
     def _compound(self, node):
-        body = block_scope(node.body)
+        writes = self.closure_writes[-1] if self.closure_writes else None
+        body = block_scope(node.body, writes)
         if isinstance(node, (gast.For, gast.AsyncFor)):
-            body.merge(block_scope([node.target]))
+            body.merge(block_scope([node.target], writes))
         anno.setanno(node, anno.Static.BODY_SCOPE, body)
-        anno.setanno(node, anno.Static.ORELSE_SCOPE, block_scope(getattr(node, 'orelse', [])))
+        anno.setanno(node, anno.Static.ORELSE_SCOPE,
+                     block_scope(getattr(node, 'orelse', []), writes))
         self.generic_visit(node)
 
     visit_If = visit_For = visit_AsyncFor = visit_While = visit_With = visit_AsyncWith = \

@@ -2,7 +2,9 @@
 
 Contract:
 - `leaf_names(state, symbol_names)`: a name per leaf of `nest.flatten(state)`, after the
-  symbol holding it (`'x'`, `'pair[0]'`, `"d['k']"`), for error messages.
+  symbol holding it (`'x'`, `'pair[0]'`, `"d['k']"`), for error messages. The converters
+  name a symbol they invented by its meaning in angle brackets (`'<return value>'`,
+  `'<break flag>'`); it reads "the return value". Any other name is the user's.
 - `is_carried(value)`: tensors, `TensorList`s and Python/numpy numbers are carried
   through the op (as tensors; a TensorList as its stacked tensor, see `to_tensor` /
   `from_tensor`). Every other leaf (None, strings, Variables, functions, objects,
@@ -21,15 +23,10 @@ from autograph_py.runtime import nest
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.tensor import Tensor
 
-# Symbols the converters introduce (docs/converters.md), described in the user's terms.
-_GENERATED = (("retval_", "the return value"), ("do_return", "the early-return flag"),
-              ("break_", "the break flag"), ("continue_", "the continue flag"))
-
 
 def describe_symbol(name):
-    for prefix, meaning in _GENERATED:
-        if name.startswith(prefix):
-            return f"{meaning} ({name})"
+    if name.startswith("<") and name.endswith(">"):  # invented by the converters
+        return f"the {name[1:-1]}"
     return name
 
 
