@@ -41,7 +41,7 @@ class ConcreteFunction:
     @property
     def code(self):
         """The Python source of the function the executor compiled this graph's plan to."""
-        return self._plan.source
+        return self._plan.code
 
     def _call_flat(self, arrays):
         return self._structure(self._plan.run(EAGER_CONTEXT, arrays))

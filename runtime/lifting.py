@@ -14,11 +14,12 @@ Contract:
 """
 
 from autograph_py.runtime import errors
+from autograph_py.runtime.graph_walk import ops_reaching
 from autograph_py.runtime.recording import EAGER_CONTEXT
 
 
 def lift(tensor, variable_name):
-    ops = sorted(_upstream([tensor.op]).values(), key=lambda op: op.index)
+    ops = ops_reaching([tensor])
     inputs = [op for op in ops if op.type == "Placeholder"]
     if inputs:
         raise ValueError(
@@ -46,9 +47,9 @@ def detach_lifted(graph):
     if not lifted:
         return
     candidates = {id(op) for op in lifted}
-    live = _upstream([t.op for t in graph.outputs] +
-                     [op for op in graph.stateful_ops if id(op) not in candidates])
-    gone = {i for i in candidates if i not in live}
+    live = ops_reaching(graph.outputs,
+                        [op for op in graph.stateful_ops if id(op) not in candidates])
+    gone = candidates - {id(op) for op in live}
     if not gone:
         return
     # Ops reading a removed op are dead too (were they live, it would be): drop them.
@@ -64,17 +65,6 @@ def detach_lifted(graph):
     for index, op in enumerate(graph._ops):
         op.index = index
     graph.stateful_ops[:] = [op for op in graph.stateful_ops if id(op) not in gone]
-
-
-def _upstream(roots):
-    """{id: op} of `roots` and the ops they read values from (control inputs excluded)."""
-    ops, stack = {}, list(roots)
-    while stack:
-        op = stack.pop()
-        if id(op) not in ops:
-            ops[id(op)] = op
-            stack.extend(t.op for t in op.inputs)
-    return ops
 
 
 def _orderings(control_inputs, gone):

@@ -212,3 +212,21 @@ def test_a_call_and_get_concrete_function_share_the_input_signatures_graph():
     assert f.get_concrete_function() is f.get_concrete_function(
         ag.TensorSpec([None], ag.int32))
     assert f.trace_count == 1
+
+
+def _scaled_matmul(x, w):
+    y = ag.matmul(x, w)
+    if ag.reduce_sum(y) > 0:
+        y = y * 2.0
+    return ag.reduce_sum(y)
+
+
+def test_code_is_the_source_the_executor_runs():
+    f = ag.function(_scaled_matmul)
+    x, w = ag.constant([[1.0, 2.0]]), ag.constant([[1.0], [-2.0]])
+    c = f.get_concrete_function(x, w)
+    lines = [line.strip() for line in c.code.splitlines()]
+    assert lines[:2] == ["def run(ctx, feeds):", "x, w, = feeds"]   # named after parameters
+    assert "mat_mul = MatMul(x, w)" in lines                        # values after their ops
+    assert any(line.startswith("if_1, = If(ctx, greater, mat_mul") for line in lines)
+    assert float(c(x, w)) == float(ag.to_graph(_scaled_matmul)(x, w))
