@@ -33,7 +33,7 @@ _GENERATED_SUFFIX = re.compile(r"_\d+$")
 
 def graph_to_dot(graph, collapse=False):
     name = graph.name if isinstance(graph, FuncGraph) else "graph"
-    lines = [f"digraph {quote(name)} {{",
+    lines = [f"digraph {quote_id(name)} {{",
              f'  graph [rankdir=TB, compound=true, fontname="{FONT}", fontsize=11, '
              'nodesep=0.25, ranksep=0.3];',
              f'  node [shape=box, style="rounded,filled", fillcolor="#ffffff", '
@@ -48,21 +48,27 @@ def graph_to_dot(graph, collapse=False):
 
 
 def quote(text):
-    """`text` as a quoted DOT id or string (a newline becomes a centered line break)."""
+    """`text` as a quoted DOT label or tooltip: Graphviz reads backslashes there as escapes
+    (`\\n` a centered line break), so a backslash is doubled."""
     escaped = str(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{escaped}"'
+
+
+def quote_id(text):
+    """`text` as a quoted DOT id: there only `\\"` is an escape, other backslashes stay."""
+    return '"' + str(text).replace('"', '\\"') + '"'
 
 
 def _block_lines(block, indent, lines, edges):
     for node in block.nodes:
         if node.blocks:
-            lines.append(f"{indent}subgraph {quote('cluster_' + node.path)} {{")
+            lines.append(f"{indent}subgraph {quote_id('cluster_' + node.path)} {{")
             lines.append(f"{indent}  label={quote(_cluster_label(node.op))}; "
                          f'style="rounded,filled"; fillcolor="{_cluster_fill(node.op)}"; '
                          'color="#888888";')
             lines.append(indent + "  " + _node_line(node))
             for sub in node.blocks:
-                lines.append(f"{indent}  subgraph {quote('cluster_' + sub.path)} {{")
+                lines.append(f"{indent}  subgraph {quote_id('cluster_' + sub.path)} {{")
                 lines.append(f"{indent}    label={quote(sub.part)}; "
                              'style="rounded,dashed,filled"; fillcolor="#ffffff"; '
                              'color="#666666";')
@@ -85,11 +91,11 @@ def _node_line(node):
         attrs.update(shape="box3d" if not node.blocks else "box", fillcolor=_cluster_fill(op))
     if op.stateful:
         attrs.update(color="#c0392b", peripheries="2", penwidth="1.5")
-    return f"{quote(node.path)} [{_attr_list(attrs)}];"
+    return f"{quote_id(node.path)} [{_attr_list(attrs)}];"
 
 
 def _edge_line(edge, node):
-    head = f"{quote(edge.source)} -> {quote(node.path)}"
+    head = f"{quote_id(edge.source)} -> {quote_id(node.path)}"
     if edge.kind == "control":
         return f'{head} [style=dashed, arrowhead=odot, color="#999999"];'
     tensor = edge.tensor
