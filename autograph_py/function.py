@@ -165,7 +165,7 @@ class Function:
         except SymbolicArgument:
             return self._inline(values)
         concrete = self._cache.lookup(key) or self._trace(values, key)
-        if context.tape_stack():
+        if context.state.tapes:  # read directly: this is the hot path of a cache hit
             return concrete._call_recorded(
                 [v if isinstance(v, EagerTensor) else EagerTensor(array_of(v))
                  for v in nest.flatten(values) if is_tensor_like(v)])

@@ -20,9 +20,9 @@ class FunctionCache:
         self._traces = {}     # structure -> [(shapes, ConcreteFunction)], in trace order
 
     def lookup(self, key):
-        concrete = self._resolved.get(key)
-        if concrete is not None:
-            return concrete
+        return self._resolved.get(key) or self._search(key)
+
+    def _search(self, key):
         structure, shapes = key
         best, best_rank = None, -1
         for trace_shapes, candidate in self._traces.get(structure, ()):
