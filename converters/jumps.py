@@ -68,6 +68,8 @@ class JumpLowering:
 
     def _always_jumps(self, stmt):
         if isinstance(stmt, gast.If):
+            if isinstance(stmt.test, gast.Constant):  # `if 1:` runs only one branch
+                return self.always_jumps(stmt.body if stmt.test.value else stmt.orelse)
             return self.always_jumps(stmt.body) and self.always_jumps(stmt.orelse)
         if isinstance(stmt, gast.Try):  # an exception no handler catches is no fall-through
             return self.always_jumps(stmt.finalbody) or (

@@ -79,6 +79,7 @@ def placeholder_like(value):
 
 
 def check_same_structure(before, after, name, where):
+    name = describe_symbol(name)
     try:
         nest.assert_same_structure(before, after, name)
     except ValueError as e:

@@ -1,0 +1,320 @@
+"""Converted code gives Python's answers: the repros of issue 10 that were silent wrong
+answers or crashes on plain Python values, each run in every mode (tests/api/modes.py)
+against the function itself run as plain Python.
+
+A repro without arguments runs no tensor at all; each has a variant taking an argument,
+so that with a tensor argument the same construct is staged.
+"""
+
+import pytest
+
+import autograph_py as ag
+from tests.api.modes import MODES, assert_same, run_mode
+
+
+def raises_value_error():
+    raise ValueError
+
+
+# --- `while True: break` after a branch that returns: the loop does fall out ----------
+
+
+def return_in_dead_if_then_while_true_break():
+    if False:
+        return 0
+    else:
+        while True:
+            break
+    return 1
+
+
+def return_in_if_then_while_true_break(x):
+    if x > 100:
+        return 0
+    else:
+        while True:
+            break
+    return 1
+
+
+# --- a helper reads a variable that a loop rebinds --------------------------------------
+
+
+def helper_reads_a_loop_variable():
+    def h(p):
+        return v
+    v = 0
+    for _i in range(1):
+        v = 1
+    return (0, h(0))
+
+
+def helper_reads_a_staged_loop_variable(n):
+    def h(p):
+        return v + p
+    v = 0
+    for _i in range(n):
+        v = v + 1
+    return (0, h(0))
+
+
+def lambdas_made_in_a_loop_see_the_last_binding(n):
+    getters = []
+    for i in range(n):
+        getters.append(lambda: i)  # noqa: B023 -- late binding is what is tested
+    return [g() for g in getters]
+
+
+# --- `if 1: while True: break` / `else: break`: the `if` does not always break ----------
+
+
+def inner_while_true_break_in_a_branch():
+    v = 0
+    for _i in range(0, 1):
+        if 1:
+            while True:
+                break
+        else:
+            break
+        v = 1
+    return v
+
+
+def inner_while_true_break_in_a_staged_branch(n):
+    v = 0
+    for i in range(0, n):
+        if i >= 0:
+            while True:
+                break
+        else:
+            break
+        v = 1
+    return v
+
+
+# --- nested ifs whose return is followed by `while True: break` -------------------------
+
+
+def nested_ifs_with_while_true_break(a, b):
+    if 1:
+        if 1:
+            if False:
+                return (1, 1)
+            while True:
+                break
+        if 1:
+            return (0, 0)
+
+
+def nested_staged_ifs_with_while_true_break(a, b):
+    if 1:
+        if 1:
+            if a > 100:
+                return (a, b)
+            while True:
+                break
+        if 1:
+            return (a * 0, b * 0)
+
+
+# --- a closure reads a variable rebound after an early return ---------------------------
+
+
+def closure_reads_a_variable_rebound_after_return(x):
+    scale = 1
+
+    def apply(v):
+        return v * scale
+    if x < 0:
+        return 0
+    scale = 10
+    return apply(x)
+
+
+# --- a `return` whose value raises does not return ----------------------------------------
+
+
+def return_of_a_raising_call_in_try(x):
+    try:
+        return raises_value_error()
+    except ValueError:
+        pass
+    return x
+
+
+# --- `break` in the `else` of an inner loop belongs to the outer loop -------------------
+
+
+def break_in_the_else_of_an_inner_while(xs):
+    for _x in xs:
+        while 0:
+            pass
+        else:
+            break
+
+
+def count_until_the_else_of_an_inner_while_breaks(xs):
+    n = 0
+    for _x in xs:
+        n += 1
+        while 0:
+            pass
+        else:
+            break
+    return n
+
+
+def break_in_the_else_of_an_inner_for(xs):
+    n = 0
+    for x in xs:
+        for _y in range(2):
+            n += 1
+        else:
+            if x > 1:
+                break
+    return n
+
+
+CASES = [
+    (return_in_dead_if_then_while_true_break, [()]),
+    (return_in_if_then_while_true_break, [(3,), (200,)]),
+    (helper_reads_a_loop_variable, [()]),
+    (helper_reads_a_staged_loop_variable, [(0,), (3,)]),
+    (inner_while_true_break_in_a_branch, [()]),
+    (inner_while_true_break_in_a_staged_branch, [(0,), (2,)]),
+    (nested_ifs_with_while_true_break, [(0, 0)]),
+    (nested_staged_ifs_with_while_true_break, [(0, 0), (200, 5)]),
+    (closure_reads_a_variable_rebound_after_return, [(2,), (-2,)]),
+    (return_of_a_raising_call_in_try, [(3,)]),
+    (break_in_the_else_of_an_inner_while, [([1, 2],), ([],)]),
+    (count_until_the_else_of_an_inner_while_breaks, [([1, 2],), ([],)]),
+    (break_in_the_else_of_an_inner_for, [([1, 2, 3],), ([0],)]),
+]
+
+
+def _params():
+    for fn, arg_tuples in CASES:
+        for i, args in enumerate(arg_tuples):
+            for mode in MODES:
+                yield pytest.param(fn, args, mode, id=f"{fn.__name__}-{i}-{mode}")
+
+
+@pytest.mark.parametrize("fn, args, mode", list(_params()))
+def test_converted_matches_python(fn, args, mode):
+    assert_same(fn(*args), run_mode(mode, fn, args))
+
+
+@pytest.mark.parametrize("n", [0, 3])
+def test_lambdas_made_in_a_loop_see_the_last_binding(n):
+    # Python's closures share the loop variable: every getter returns its last value.
+    assert ag.to_graph(lambdas_made_in_a_loop_see_the_last_binding)(n) == \
+        lambdas_made_in_a_loop_see_the_last_binding(n)
+
+
+# --- list methods on a list the function does not own ---------------------------------
+
+log = []
+
+
+def record(x):
+    log.append(x)
+    return x + 1
+
+
+def take_last(x):
+    return log.pop() + x
+
+
+def make_recorder():
+    seen = [10]
+
+    def remember(x):
+        seen.append(x)
+        return x + 1
+
+    def forget(x):
+        return seen.pop() + x
+    return seen, remember, forget
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_append_and_pop_on_a_global_list(mode):
+    # The lists hold Python ints again before each call: in a graph mode, what the
+    # converted code appends is a tensor of the graph built (a Python side effect).
+    log[:] = [5]
+    expected_recorded = record(1)
+    log[:] = [5]
+    expected_taken = take_last(1)
+    log[:] = [5]
+    assert_same(expected_recorded, run_mode(mode, record, (1,)))
+    assert len(log) == 2 and log[0] == 5
+    log[:] = [5]
+    assert_same(expected_taken, run_mode(mode, take_last, (1,)))
+    assert log == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_append_and_pop_on_a_closure_list(mode):
+    seen, remember, _ = make_recorder()
+    expected_remembered = remember(2)
+    _, _, forget = make_recorder()
+    expected_forgotten = forget(1)
+    seen, remember, _ = make_recorder()
+    assert_same(expected_remembered, run_mode(mode, remember, (2,)))
+    assert len(seen) == 2 and seen[0] == 10
+    seen, _, forget = make_recorder()
+    assert_same(expected_forgotten, run_mode(mode, forget, (1,)))
+    assert seen == []
+
+
+def test_a_global_list_is_not_rebound_in_to_code():
+    code = ag.to_code(record)
+    assert "log.append" in code and "log =" not in code
+
+
+# --- the user's variables are the user's, whatever they are called ------------------------
+
+
+def counts_in_halves(xs):
+    break_count = 0
+    for x in xs:
+        if x > 0:
+            break_count = x > 1
+    return break_count
+
+
+def keeps_a_retval(xs):
+    retval_x = 0
+    for x in xs:
+        retval_x = x > 1
+    return retval_x
+
+
+@pytest.mark.parametrize("fn, name", [(counts_in_halves, "break_count"),
+                                      (keeps_a_retval, "retval_x")])
+def test_a_staged_error_names_the_users_variable_as_such(fn, name):
+    with ag.Graph().as_default():
+        xs = ag.placeholder(ag.int32, shape=(None,))
+        with pytest.raises(TypeError) as info:
+            ag.to_graph(fn)(xs)
+    message = str(info.value)
+    assert f"'{name}'" in message
+    assert "flag" not in message and "the return value" not in message
+
+
+def returns_a_pair_or_a_number(x):
+    if x > 0:
+        if x > 100:
+            return (x, x)
+    return x
+
+
+def test_a_staged_error_describes_an_invented_symbol_in_the_users_terms():
+    with ag.Graph().as_default():
+        x = ag.placeholder(ag.int32, shape=())
+        with pytest.raises(ValueError) as info:
+            ag.to_graph(returns_a_pair_or_a_number)(x)
+    message = str(info.value)
+    assert "the return value" in message
+    assert "retval_" not in message and "<" not in message
+
