@@ -130,3 +130,30 @@ def test_calling_a_local_closure_modifies_what_it_rebinds_nonlocally():
     for loop in fn.body[2:]:
         body = anno.getanno(loop, anno.Static.BODY_SCOPE)
         assert 'count' in _names(body.modified)
+
+
+def test_names_a_nested_function_or_lambda_sees_are_captured():
+    fn = _function('''
+        def f(n, xs):
+            def h():
+                return v + n
+            def setw():
+                nonlocal w
+                w = 1
+            k = lambda: u
+            a = [t for t in xs]
+            return a
+    ''')
+    scope = anno.getanno(fn, anno.Static.SCOPE)
+    assert scope.captured == {'v', 'n', 'w', 'u'}  # not xs: the comprehension runs here
+
+
+def test_generated_thunks_are_not_captured():
+    fn = _function('''
+        def f(x, y):
+            return ag__.if_exp(x, lambda: y, lambda: 0, 'y if x else 0')
+    ''')
+    assert anno.getanno(fn, anno.Static.SCOPE).captured == {'y'}
+    thunk = fn.body[0].value.args[1]
+    anno.setanno(thunk, anno.Basic.THUNK, True)
+    assert anno.getanno(resolve(fn), anno.Static.SCOPE).captured == set()
