@@ -3,6 +3,11 @@
     l.append(x)      ->  l = ag__.list_append(l, x)
     x = l.pop(i)     ->  l, x = ag__.list_pop(l, i)
     l.pop(i)         ->  l = ag__.list_pop(l, i)[0]
+    f(l.pop(i))      ->  f(((l := ag__.list_pop(l, i)), (l := l[0]))[0][1])
+
+A pop inside a larger expression rebinds through `:=` where it stands (to the pair, then
+to the list in it), so evaluation order is kept; not inside a lambda or a comprehension,
+whose `:=` would not rebind the function's name (there it stays a method call).
 
 Only for receivers that are plain names the function may rebind: its own locals
 (parameters included) and names it declares `global` or `nonlocal`. Rebinding any other
@@ -30,6 +35,8 @@ class ListTransformer(Transformer):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.rebindable = []  # per enclosing function (innermost last): names it may rebind
+        self.statement_calls = set()  # ids of calls visit_Expr/visit_Assign rewrite
+        self.in_own_scope = 0  # depth of lambdas and comprehensions around the node
 
     def visit_FunctionDef(self, node):
         scope = activity.function_scope(node)
@@ -46,7 +53,25 @@ class ListTransformer(Transformer):
             return None
         return receiver
 
+    def _own_scope(self, node):
+        self.in_own_scope += 1
+        node = self.generic_visit(node)
+        self.in_own_scope -= 1
+        return node
+
+    visit_Lambda = visit_ListComp = visit_SetComp = visit_DictComp = _own_scope
+    visit_GeneratorExp = _own_scope
+
+    def visit_Call(self, node):
+        node = self.generic_visit(node)
+        receiver = self._receiver(node, 'pop')
+        if receiver is None or id(node) in self.statement_calls or self.in_own_scope:
+            return node
+        return templates.replace_as_expression(
+            '((l := ag__.list_pop(l, args)), (l := l[0]))[0][1]', l=receiver, args=node.args)
+
     def visit_Expr(self, node):
+        self.statement_calls.add(id(node.value))
         node = self.generic_visit(node)
         receiver = self._receiver(node.value, 'append')
         if receiver is not None and len(node.value.args) == 1:
@@ -59,6 +84,8 @@ class ListTransformer(Transformer):
         return node
 
     def visit_Assign(self, node):
+        if len(node.targets) == 1:
+            self.statement_calls.add(id(node.value))
         node = self.generic_visit(node)
         receiver = self._receiver(node.value, 'pop')
         if receiver is None or len(node.targets) != 1:

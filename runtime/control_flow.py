@@ -13,7 +13,12 @@ Contract:
   relaxed shapes until they agree).
 - The predicate must be a scalar bool tensor: anything else is a clear error.
 - Stateful ops inside a branch or a body run when, and only when, it runs.
+- A staged loop is a stateful op (it may hang or fail, so it is never pruned): it runs
+  in a function graph, and with the results of converted code, even when its results
+  are unused.
 """
+
+import inspect
 
 from autograph_py.runtime import context, dtypes, nest
 from autograph_py.runtime.executor import call_subgraph, forwarded_input, subgraph_runner
@@ -63,8 +68,9 @@ def _specs_infer(*inputs, output_specs, **attrs):
     return list(output_specs)
 
 
-# Like TensorFlow's If/StatelessIf: a branch or body holding stateful ops (print, assign,
-# Assert) makes the op stateful, so it is never pruned and runs in program order.
+# Like TensorFlow's If/StatelessIf: a branch holding stateful ops (print, assign, Assert)
+# makes the op stateful, so it is never pruned and runs in program order. `while_loop`
+# always builds StatefulWhile (it may not terminate); While stays for graphs built before.
 for _stateful, _prefix in ((False, ""), (True, "Stateful")):
     register(OpDef(f"{_prefix}If", _if_kernel, _specs_infer, num_outputs=-1,
                    stateful=_stateful, needs_context=True))
@@ -120,12 +126,12 @@ def _graph_constant(graph, value, dtype):
 
 def _to_graph_tensor(graph, value, dtype_hint, what):
     """`value` (an output of a traced body) as a tensor of `graph`."""
+    if hasattr(value, "_as_tensor"):  # a Variable is read, a TensorList is its tensor
+        with graph.as_default():
+            value = convert_to_tensor(value)
     if isinstance(value, Tensor):
         return graph.capture(value) if not is_symbolic(value) or value.graph is not graph \
             else value
-    if hasattr(value, "_as_tensor"):
-        with graph.as_default():
-            return convert_to_tensor(value)
     try:
         if dtype_hint is not None:
             try:
@@ -247,12 +253,7 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=
         cond_graph.outputs = [cond_graph.capture(c)]
         with body_graph.as_default():
             out = body(*_call_args(unpack(body_args), single))
-        out_structure = _body_result(out, single, len(structure))
-        try:
-            nest.assert_same_structure(list(structure), list(out_structure), "loop_vars")
-        except ValueError as e:
-            raise ValueError(f"while_loop: the body must return the loop variables' structure: "
-                             f"{e}") from None
+        out_structure = _body_result(out, structure, single, body)
         out_flat = nest.flatten(out_structure)
         outs = []
         for i, (value, (_shape, dtype)) in enumerate(zip(out_flat, specs)):
@@ -271,7 +272,9 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=
     num_vars = len(initial)
     captured, cond_indices, body_indices = _merge_captures(cond_graph, body_graph)
     # FuncGraph inputs: loop variables first, then captures in capture order.
-    outputs = apply(_op_type("While", cond_graph, body_graph), initial + captured, {
+    # Always stateful: a loop may not terminate (or may fail), and that must happen even
+    # when its results are unused, as it does in Python.
+    outputs = apply("StatefulWhile", initial + captured, {
         "cond_graph": cond_graph, "body_graph": body_graph, "num_vars": num_vars,
         "cond_indices": cond_indices, "body_indices": body_indices,
         "maximum_iterations": maximum_iterations, "output_specs": specs}, op_name=name)
@@ -293,14 +296,36 @@ def _var_name(names, i):
     return f"loop_var_{i}"
 
 
-def _body_result(out, single, num_vars):
+def _body_result(out, structure, single, body):
     """The body's result as a list of loop variables (a bare value for one variable is
-    accepted, as in TensorFlow)."""
-    if single or (num_vars == 1 and not isinstance(out, (list, tuple))):
-        if isinstance(out, (list, tuple)) and len(out) == 1 and single:
-            return list(out)
-        return [out]
-    return list(out)
+    accepted, as in TensorFlow), or a ValueError naming the loop variables when it does
+    not have their structure."""
+    if single and isinstance(out, (list, tuple)) and len(out) == 1:
+        result = list(out)
+    elif single or not isinstance(out, (list, tuple)):
+        result = [out]
+    else:
+        result = list(out)
+    names = _loop_var_names(body, len(structure))
+    try:
+        if len(result) != len(structure):
+            raise ValueError(f"expected {len(structure)} values, got {len(result)}")
+        for name, before, after in zip(names, structure, result):
+            nest.assert_same_structure(before, after, name)
+    except ValueError as e:
+        raise ValueError(f"while_loop: the body must return the loop variables "
+                         f"({', '.join(names)}) in their structure, got {out!r}: {e}") from None
+    return result
+
+
+def _loop_var_names(body, count):
+    """The loop variables' names for messages: the body's parameters, else positions."""
+    try:
+        params = [p.name for p in inspect.signature(body).parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):  # no signature (a builtin)
+        params = []
+    return params if len(params) == count else [f"loop_vars[{i}]" for i in range(count)]
 
 
 def _call_args(structure, single):
@@ -316,7 +341,7 @@ def _eager_while(cond, body, structure, single, maximum_iterations):
             check_predicate(c, "while_loop")
         if not c:
             break
-        values = list(_body_result(body(*values), single, len(values)))
+        values = _body_result(body(*values), structure, single, body)
         iterations += 1
     return values[0] if single else type(structure)(values)
 

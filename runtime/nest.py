@@ -65,8 +65,9 @@ def map_structure(fn, structure, *others):
 
 def assert_same_structure(a, b, path="value"):
     if is_nested(a) != is_nested(b):
-        raise ValueError(f"{path}: one is a nested structure ({_kind(a)}) and the other is "
-                         f"not ({_kind(b)})")
+        nested, other = (a, b) if is_nested(a) else (b, a)
+        raise ValueError(f"{path}: one is a nested structure ({_kind(nested)}) and the other "
+                         f"is not ({_kind(other)})")
     if not is_nested(a):
         return
     if isinstance(a, dict) != isinstance(b, dict):

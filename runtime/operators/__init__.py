@@ -19,6 +19,7 @@ from autograph_py.runtime.operators.logical import and_, compare_chain, not_, or
 from autograph_py.runtime.operators.py_builtins import (
     BUILTIN_OVERLOADS,
     abs_,
+    bool_,
     enumerate_,
     float_,
     int_,
@@ -42,6 +43,6 @@ __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",
     "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld", "ldu",
     "new_list", "list_append", "list_pop", "list_stack", "TensorList", "len_", "range_",
-    "enumerate_", "zip_", "abs_", "int_", "float_", "min_", "max_", "isinstance_", "sum_",
+    "enumerate_", "zip_", "abs_", "bool_", "int_", "float_", "min_", "max_", "isinstance_", "sum_",
     "BUILTIN_OVERLOADS",
 ]

@@ -8,11 +8,12 @@ the expression) names the value in error messages.
 
 from autograph_py.runtime.control_flow import cond as staged_cond
 from autograph_py.runtime.operators.control_flow import python_condition
-from autograph_py.runtime.operators.truth import truth
+from autograph_py.runtime.operators.truth import as_condition, truth
 from autograph_py.runtime.tensor import is_symbolic
 
 
 def if_exp(cond, true_fn, false_fn, expr_repr):
+    cond = as_condition(cond)
     if is_symbolic(cond):
         return staged_cond(truth(cond), true_fn, false_fn, names=(expr_repr,))
     return true_fn() if python_condition(cond, f"`{expr_repr}`") else false_fn()

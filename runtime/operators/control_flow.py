@@ -36,7 +36,7 @@ from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.operators import state as state_lib
 from autograph_py.runtime.operators.iterables import TensorRows, as_staged
 from autograph_py.runtime.operators.lists import TensorList
-from autograph_py.runtime.operators.truth import truth
+from autograph_py.runtime.operators.truth import as_condition, truth
 from autograph_py.runtime.operators.undefined import (
     Undefined,
     UndefinedReturnValue,
@@ -62,6 +62,7 @@ def python_condition(value, statement):
 
 def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
     """`if cond: body() else: orelse()`. Every symbol is an output (`nouts` is their count)."""
+    cond = as_condition(cond)
     if is_symbolic(cond):
         _graph_if_stmt(cond, body, orelse, get_state, set_state, symbol_names)
     elif python_condition(cond, "an `if` statement"):
@@ -176,12 +177,12 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
     limit = (opts or {}).get("maximum_iterations")
     iterations = 0
     while limit is None or iterations < limit:
-        condition = test()
-        if is_symbolic(condition):
+        test_value = as_condition(test())
+        if is_symbolic(test_value):
             remaining = None if limit is None else limit - iterations
-            _graph_loop(test, body, get_state, set_state, symbol_names, remaining, condition)
+            _graph_loop(test, body, get_state, set_state, symbol_names, remaining, test_value)
             return
-        if not python_condition(condition, "a `while` loop"):
+        if not python_condition(test_value, "a `while` loop"):
             return
         body()
         iterations += 1
@@ -374,7 +375,7 @@ def _carried_dtype(value, hint):
 
 
 def _condition_tensor(condition):
-    tensor = truth(convert_to_tensor(condition))
+    tensor = truth(convert_to_tensor(as_condition(condition)))
     check_predicate(tensor, "a staged loop's condition")
     return tensor
 

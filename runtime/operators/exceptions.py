@@ -4,13 +4,19 @@ Contract: `assert_stmt(test, msg_thunk)` is Python's `assert test, msg` for Pyth
 and eager tensors (the message computed only on failure; `msg_thunk` is None when the
 statement has no message). A symbolic `test` adds an `Assert` op that fails at run time
 with the message (computed while tracing) and returns it, so it can be run or fetched.
+A tensor `test`, eager or symbolic, must be a scalar (TensorFlow's rule): anything else
+is a ValueError while tracing or running, the same in every mode.
 """
 
-from autograph_py.runtime.operators.truth import truth
-from autograph_py.runtime.tensor import is_symbolic
+from autograph_py.runtime.control_flow import check_predicate
+from autograph_py.runtime.operators.truth import as_condition, truth
+from autograph_py.runtime.tensor import Tensor, is_symbolic
 
 
 def assert_stmt(test, msg_thunk):
+    test = as_condition(test)
+    if isinstance(test, Tensor) and test.shape.rank != 0:
+        check_predicate(test, "assert")
     if is_symbolic(test):
         from autograph_py.runtime.ops.check_ops import Assert
 

@@ -22,7 +22,7 @@ Contract:
 import operator
 
 from autograph_py.runtime.control_flow import cond
-from autograph_py.runtime.operators.truth import truth, truth_value
+from autograph_py.runtime.operators.truth import as_condition, truth, truth_value
 from autograph_py.runtime.tensor import Tensor, is_symbolic
 
 
@@ -35,10 +35,11 @@ def and_(*operands, test=False):
     rest = operands[1:]
     if not rest:
         return value
-    if is_symbolic(value):
-        return cond(truth(value), lambda: _result(and_(*rest, test=test), test),
+    decider = as_condition(value)
+    if is_symbolic(decider):
+        return cond(truth(decider), lambda: _result(and_(*rest, test=test), test),
                     lambda: _result(value, test))
-    return and_(*rest, test=test) if value else value
+    return and_(*rest, test=test) if decider else value
 
 
 def or_(*operands, test=False):
@@ -46,10 +47,11 @@ def or_(*operands, test=False):
     rest = operands[1:]
     if not rest:
         return value
-    if is_symbolic(value):
-        return cond(truth(value), lambda: _result(value, test),
+    decider = as_condition(value)
+    if is_symbolic(decider):
+        return cond(truth(decider), lambda: _result(value, test),
                     lambda: _result(or_(*rest, test=test), test))
-    return value if value else or_(*rest, test=test)
+    return value if decider else or_(*rest, test=test)
 
 
 def _result(value, test):
@@ -59,6 +61,7 @@ def _result(value, test):
 
 
 def not_(value):
+    value = as_condition(value)
     if is_symbolic(value):
         from autograph_py.runtime.ops.math_ops import logical_not
 

@@ -10,6 +10,8 @@ stages instead:
   float32, `min_`/`max_` of several values → `minimum`/`maximum`, of one tensor → the
   reduction over its first axis (what iterating it would compare).
 - `sum_`: a symbolic tensor or `TensorList` sums over its first axis.
+- `bool_`: Python's truth of a symbolic value or a `TensorList`, as a bool tensor (what
+  `if x:` tests, `truth.py`).
 - `isinstance_`: the builtin, except that staged stand-ins still pass the test their
   Python counterpart would (a `TensorList` is a `list`, a staged range a `range`, ...).
 `BUILTIN_OVERLOADS` maps each builtin to its overload.
@@ -25,6 +27,7 @@ from autograph_py.runtime.operators.iterables import (
     is_staged,
 )
 from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.operators.truth import truth
 from autograph_py.runtime.tensor import is_symbolic
 
 
@@ -136,9 +139,15 @@ def sum_(iterable, /, start=0):
     return builtins.sum(iterable, start)
 
 
+def bool_(*args):
+    if builtins.len(args) == 1 and (is_symbolic(args[0]) or isinstance(args[0], TensorList)):
+        return truth(args[0])
+    return builtins.bool(*args)
+
+
 BUILTIN_OVERLOADS = {
     builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_,
     builtins.zip: zip_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
     builtins.min: min_, builtins.max: max_, builtins.isinstance: isinstance_,
-    builtins.sum: sum_,
+    builtins.sum: sum_, builtins.bool: bool_,
 }

@@ -7,12 +7,29 @@ as Python runs it. Other dtypes (strings) are a TypeError that names the dtype. 
 checks stay with the control-flow ops (a condition must be a scalar).
 `truth_value(value)` is what a test sees of any value: `truth` of a symbolic one, else
 Python's `bool` (an eager tensor must hold a single value).
+`as_condition(value)` is what a value stands for as a condition before dispatch: a
+`TensorList` (a list a staged loop resized) is its length > 0, as Python's truth of a
+list, a bool tensor unless the length is known while tracing; other values are
+themselves. `truth` and `truth_value` apply it.
 """
 
+from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.tensor import is_symbolic
 
 
+def as_condition(value):
+    if not isinstance(value, TensorList):
+        return value
+    length = value.length()
+    if isinstance(length, int):
+        return length > 0
+    from autograph_py.runtime.ops.math_ops import greater
+
+    return greater(length, 0)
+
+
 def truth(value):
+    value = as_condition(value)
     if not is_symbolic(value) or value.dtype.is_bool:
         return value
     if value.dtype.is_numeric:
@@ -23,4 +40,5 @@ def truth(value):
 
 
 def truth_value(value):
+    value = as_condition(value)
     return truth(value) if is_symbolic(value) else bool(value)

@@ -301,3 +301,28 @@ def test_a_side_effect_only_while_runs_in_a_function_graph():
         while_loop(lambda i: m.less(i, n), body, (0,))
     run_subgraph(EAGER_CONTEXT, g, [np.asarray(3, np.int32)])
     assert v.numpy() == 6
+
+
+def test_a_while_loop_is_stateful_even_without_side_effects():
+    # It may not terminate (or fail), which must happen even when its results are unused.
+    g = FuncGraph("f", None)
+    with g.as_default():
+        n = g.add_input("n", [], dtypes.int32)
+        while_loop(lambda i: m.less(i, n), lambda i: (m.add(i, 1),), (0,))
+    assert [op.type for op in g.stateful_ops] == ["StatefulWhile"]
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+@pytest.mark.parametrize("body, message", [
+    (lambda i, total: m.add(i, 1), r"expected 2 values, got 1"),
+    (lambda i, total: (m.add(i, 1), total, total), r"expected 2 values, got 3"),
+    (lambda i, total: (m.add(i, 1), (total, total)),
+     r"total: one is a nested structure \(tuple\) and the other is not"),
+])
+def test_a_body_of_the_wrong_structure_names_the_loop_variables(mode, body, message):
+    def build(n):
+        return while_loop(lambda i, total: m.less(i, n), body, [0, 0])
+
+    with pytest.raises(ValueError, match=r"while_loop: the body must return the loop variables "
+                                         r"\(i, total\) in their structure, got .*: " + message):
+        build(constant(3)) if mode == "eager" else run_graph(build, {"n": np.int32(3)})

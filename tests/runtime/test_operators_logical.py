@@ -121,3 +121,26 @@ def test_assert_stmt_symbolic_fails_at_run_time():
         session.run(check, {x: 1})
         with pytest.raises((InvalidArgumentError, RuntimeError), match="x must be positive"):
             session.run(check, {x: -1})
+
+
+def test_in_a_test_position_and_or_decide_on_truth_values():
+    # `if x <= 0 or n + 1:` with a Python int n: the operands' dtypes differ (bool, int32);
+    # as a value that cannot be staged, as a condition only its truth matters.
+    def build(x):
+        n = 2
+        return (ag__.or_(lambda: x <= 0, lambda: n + 1, test=True),
+                ag__.and_(lambda: x > 0, lambda: n - 2, test=True))
+
+    for x in (-1, 3):
+        expected = (bool(x <= 0 or 2 + 1), bool(x > 0 and 2 - 2))
+        assert all(tuple(bool(v) for v in mode) == expected for mode in in_three_modes(build, x))
+
+
+def test_in_stages_as_any_element_equal():
+    def build(t):
+        return (ag__.compare_chain(2, "in", lambda: t), ag__.compare_chain(5, "not in", lambda: t))
+
+    for values in ([1, 2, 3], [4, 5]):
+        expected = (2 in values, 5 not in values)
+        assert staged(build, values) == expected
+        assert build(values) == expected

@@ -1,0 +1,315 @@
+"""Issue 10, "crashes or rejections only when staged": each repro of the issue (and what
+the fuzzer found next to them) as a regression test. Every function runs as plain Python
+(the oracle), then converted on Python values, on eager tensors, on placeholders run by a
+Session, and through `ag.function` (tests/api/modes.py); all four must give Python's
+answer, or, where Python's answer cannot be staged, the documented error."""
+
+import numpy as np
+import pytest
+
+import autograph_py as ag
+from tests.api.modes import MODES, run_mode
+from tests.api.test_staging_loops import check
+
+STAGED = ("graph", "function")
+
+
+def cases(*entries):
+    """(fn, args) pairs as pytest params named after the function."""
+    return pytest.mark.parametrize(
+        "fn, args", entries, ids=[f"{fn.__name__}-{i}" for i, (fn, _) in enumerate(entries)])
+
+
+# --- loop variables that are Python values after an iteration ------------------------
+
+
+def break_at_once(xs):
+    for _x in xs:
+        break
+    return 1
+
+
+def return_first(xs):
+    for _x in xs:
+        return 1
+    return 0
+
+
+def nested_enumerate(xs):
+    v = 1
+    for _i in range(v):
+        for _j, _x in enumerate(xs):
+            v = 0
+    return v
+
+
+def break_to_float(xs):
+    v = 0
+    for _x in xs:
+        v = 1.5
+        break
+    return v
+
+
+# --- conditions -----------------------------------------------------------------------
+
+
+def elif_return(a):
+    if a:
+        pass
+    elif 1:
+        return 0
+    return a
+
+
+def or_of_mixed_dtypes(a):
+    v = 2
+    if a <= 0 or v + 1:
+        return 1
+    return 0
+
+
+def and_of_mixed_dtypes(a):
+    v = 0
+    n = 0
+    while a > n and v + 1:
+        n += 1
+    return n if not (a < 0 or v) else -n
+
+
+def contains(t):
+    a = 2 in t
+    b = 5 not in t
+    if 3 in t:
+        return a, b, 1
+    return a, b, 0
+
+
+def list_conditions(xs):
+    ys = []
+    for x in xs:
+        if x > 1:
+            ys.append(x)
+    n = 0
+    while ys:
+        n += ys.pop()
+    return n, (1 if ys else 2), not ys, bool(ys)
+
+
+# --- lists ----------------------------------------------------------------------------
+
+
+def list_in_while_true(a):
+    items = []
+    if a > 0:
+        i = 0
+        while True:
+            items.append(i)
+            i += 1
+            if i >= a:
+                break
+    return len(items)
+
+
+def guarded_by_the_list(xs):
+    acc = []
+    for x in xs:
+        if sum(acc) > 100:
+            return -1
+        acc.append(x)
+    return 0
+
+
+def pop_in_an_expression(n):
+    items = [1, 2, 3, 4]
+    s = 0
+    for _i in range(n):
+        s += items.pop()
+    return s, len(items)
+
+
+def pop_statement(n):
+    items = [1, 2, 3, 4]
+    s = 0
+    for _i in range(n):
+        x = items.pop()
+        s += x
+    return s, len(items)
+
+
+def pop_after_a_loop(a, xs):
+    v = 1
+    ys = []
+    for _x in xs:
+        ys.append(0)
+    if ys:
+        v += ys.pop()
+    return v
+
+
+def concatenated(xs):
+    s = []
+    for x in xs:
+        s = s + [x * 2]
+    s = [xs[0]] + s + []
+    return ag.stack(s)
+
+
+def packed_in_a_loop(n):
+    v = ag.constant([1, 2])
+    for i in range(n):
+        v = ag.concat((v, [i]), 0)
+    return ag.reduce_sum(v)
+
+
+def packed_pair(t):
+    return ag.convert_to_tensor([t, t + 1])
+
+
+# --- dict items and attributes --------------------------------------------------------
+
+
+class Box:
+    pass
+
+
+def dict_item_in_both_branches(a):
+    d = {}
+    if a > 0:
+        d['b'] = a
+    else:
+        d['b'] = -a
+    return d['b']
+
+
+def dict_item_in_a_loop(xs):
+    d = {}
+    for x in xs:
+        d['b'] = x
+    return d['b']
+
+
+def dict_created_in_a_loop(xs):
+    for x in xs:
+        d = {'a': x, 'b': x * 2}
+    return d['a'] + d['b']
+
+
+def attribute_in_both_branches(a):
+    o = Box()
+    if a > 0:
+        o.v = a
+    else:
+        o.v = -a
+    return o.v
+
+
+def attribute_in_a_loop(xs):
+    o = Box()
+    for x in xs:
+        o.v = x
+    return o.v
+
+
+# --- a for with a conditional return in a staged if, then more control flow ----------
+
+
+def return_from_a_nested_for(a, xs):
+    v = 0
+    if a > 0:
+        for x in xs:
+            if x > 2:
+                return x
+        v = 1
+    if v > 0:
+        v = v + 1
+    else:
+        v = v - 1
+    while v < 5:
+        v += 2
+    return v
+
+
+CASES = cases(
+    (break_at_once, ([1, 2],)), (return_first, ([1, 2],)), (nested_enumerate, ([1, 2],)),
+    (elif_return, (0,)), (elif_return, (3,)),
+    (or_of_mixed_dtypes, (1,)), (or_of_mixed_dtypes, (-1,)),
+    (and_of_mixed_dtypes, (3,)), (and_of_mixed_dtypes, (-2,)),
+    (contains, ([1, 2, 3],)), (contains, ([2, 4, 5],)),
+    (list_conditions, ([1, 2, 3],)), (list_conditions, ([1],)),
+    (list_in_while_true, (3,)), (list_in_while_true, (-1,)),
+    (guarded_by_the_list, ([50, 60, 70],)), (guarded_by_the_list, ([1, 2],)),
+    (pop_in_an_expression, (2,)), (pop_in_an_expression, (0,)),
+    (pop_statement, (2,)), (pop_statement, (0,)),
+    (pop_after_a_loop, (0, [1, 2])),
+    (concatenated, ([1, 2],)), (packed_in_a_loop, (3,)), (packed_pair, (2.5,)),
+    (dict_item_in_both_branches, (2,)), (dict_item_in_both_branches, (-2,)),
+    (dict_item_in_a_loop, ([1, 2],)), (dict_created_in_a_loop, ([1, 2],)),
+    (attribute_in_both_branches, (2,)), (attribute_in_a_loop, ([3, 4],)),
+    (return_from_a_nested_for, (1, [1, 2, 3])), (return_from_a_nested_for, (1, [1, 2])),
+    (return_from_a_nested_for, (0, [1, 2, 3])),
+)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@CASES
+def test_staged_like_python(mode, fn, args):
+    check(mode, fn, *args)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_pop_over_an_empty_loop_keeps_the_list(mode):
+    # The loop runs no iteration: no element may be lost while it is traced.
+    check(mode, pop_in_an_expression, 0, expected=(0, 4))
+
+
+# --- errors: the intended one, in the user's terms ------------------------------------
+
+
+@pytest.mark.parametrize("mode", STAGED)
+def test_a_break_shows_the_dtype_error(mode):
+    with pytest.raises(TypeError, match="'v' has dtype int32 before the loop but float32"):
+        run_mode(mode, break_to_float, ([1, 2],))
+
+
+@pytest.mark.parametrize("mode", ("python", "eager"))
+def test_a_break_that_changes_a_dtype_is_python_unstaged(mode):
+    check(mode, break_to_float, [1, 2])
+
+
+def assert_all_positive(xs):
+    assert xs > 0, "positive"
+    return xs
+
+
+@pytest.mark.parametrize("mode", ("eager", "graph", "function"))
+def test_assert_needs_a_scalar_in_every_mode(mode):
+    with pytest.raises(ValueError, match=r"assert: the condition must be a scalar, got a "
+                                         r"tensor of shape \(2,\)"):
+        run_mode(mode, assert_all_positive, ([1, 2],))
+
+
+@pytest.mark.parametrize("mode", ("eager", "graph", "function"))
+def test_assert_on_a_scalar_tensor(mode):
+    check(mode, assert_all_positive, 3)
+
+
+def scan_unused(xs):
+    i = 0
+    while xs[i] > 0:  # runs off the end: Python raises IndexError
+        i += 1
+    return xs[0]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_loop_whose_results_are_unused_still_runs(mode):
+    with pytest.raises(IndexError):
+        scan_unused([1, 2])  # the oracle
+    with pytest.raises(IndexError):
+        run_mode(mode, scan_unused, ([1, 2],))
+
+
+def test_a_loop_whose_results_are_unused_is_kept_in_the_function_graph():
+    concrete = ag.function(scan_unused).get_concrete_function(ag.constant([1, 0]))
+    assert [op.type for op in concrete.graph.stateful_ops] == ["StatefulWhile"]
+    np.testing.assert_array_equal(concrete(ag.constant([1, 0])).numpy(), 1)
