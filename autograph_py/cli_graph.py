@@ -30,6 +30,7 @@ from autograph_py.cli_render import Problem, write_picture
 from autograph_py.cli_signature import parse_signature
 from autograph_py.cli_source import UsageError
 from autograph_py.converters.errors import ConversionError
+from autograph_py.runtime.graph_view import subgraphs
 
 DESCRIPTION = """\
 Trace one function of FILE on the given signature and draw its graph: every op, with the
@@ -148,6 +149,7 @@ def _trace(fn, specs, args):
     from autograph_py.function import function
 
     traced = fn if hasattr(fn, "get_concrete_function") else function(fn)
+    command_lines = _active_lines()
     try:
         graph = traced.get_concrete_function(*specs).graph
     except ConversionError as e:
@@ -157,12 +159,30 @@ def _trace(fn, specs, args):
         signature = args.signature.strip()
         raise Problem(f"{where}: cannot trace {args.function}({signature}): "
                       f"{_describe(e)}") from e
-    # A placeholder is located where the trace was asked for: in a program, the user's
-    # call; here, this command. The function's parameters are declared at its def line.
+    # Ops that tracing itself creates (the placeholders of the arguments, the outputs) are
+    # located at the code that asked for the trace: in a program, the user's call; here,
+    # this command, which is no user code. They belong to the function: its def line.
     definition = _definition(fn)
-    for placeholder in graph.inputs:
-        placeholder.op.location = definition
+    for op in _all_ops(graph):
+        if op.location in command_lines:
+            op.location = definition
     return graph
+
+
+def _active_lines():
+    """(file, line) of every frame running now: this command's own lines."""
+    frame, lines = sys._getframe(1), set()
+    while frame is not None:
+        lines.add((frame.f_code.co_filename, frame.f_lineno))
+        frame = frame.f_back
+    return lines
+
+
+def _all_ops(graph):
+    for op in graph.get_operations():
+        yield op
+        for _, sub in subgraphs(op):
+            yield from _all_ops(sub)
 
 
 def _describe(error):
