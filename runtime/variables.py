@@ -28,6 +28,8 @@ from autograph_py.runtime.tensor import EagerTensor, Tensor, immutable, read_onl
 
 _names = {}
 _names_lock = threading.Lock()  # Variables may be created in several threads at once
+# assign_add / assign_sub read, then write: atomic, or concurrent updates get lost.
+_update_lock = threading.RLock()
 
 
 def _check_value(var, value):
@@ -50,14 +52,16 @@ def _assign_kernel(ctx, value, var):
 
 
 def _assign_add_kernel(ctx, delta, var):
-    value = read_only(np.asarray(ctx.read_variable(var) + delta, dtype=var.dtype.np_dtype))
-    ctx.write_variable(var, value)
+    with _update_lock:
+        value = read_only(np.asarray(ctx.read_variable(var) + delta, dtype=var.dtype.np_dtype))
+        ctx.write_variable(var, value)
     return value
 
 
 def _assign_sub_kernel(ctx, delta, var):
-    value = read_only(np.asarray(ctx.read_variable(var) - delta, dtype=var.dtype.np_dtype))
-    ctx.write_variable(var, value)
+    with _update_lock:
+        value = read_only(np.asarray(ctx.read_variable(var) - delta, dtype=var.dtype.np_dtype))
+        ctx.write_variable(var, value)
     return value
 
 

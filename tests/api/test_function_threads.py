@@ -2,6 +2,7 @@
 lazily created Variable is created once), and a stress run of 8 threads × 200 calls
 mixing signatures, gradient tapes and Variable updates gives exact results."""
 
+import sys
 import threading
 
 import numpy as np
@@ -13,7 +14,8 @@ THREADS = 8
 
 
 def run_in_threads(work, count=THREADS):
-    """Run `work(i)` in `count` threads started together; re-raise the first failure."""
+    """Run `work(i)` in `count` threads started together, switching between them often
+    (so that races show); re-raise the first failure."""
     start = threading.Barrier(count)
     errors = []
 
@@ -25,10 +27,15 @@ def run_in_threads(work, count=THREADS):
             errors.append(e)
 
     threads = [threading.Thread(target=target, args=(i,)) for i in range(count)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
     if errors:
         raise errors[0]
 
