@@ -5,13 +5,15 @@ Contract (TensorFlow's function cache, DESIGN.md §5):
   be general (an `input_signature`, a relaxed `reduce_retracing` trace, a partial spec).
 - `lookup(key)` returns the trace that serves a call of `key`: one made for that very key,
   else the most specific trace of the same structure whose shapes are supertypes of the
-  call's (`[None]` serves every length), else None. The answer is remembered per key, so
-  a repeated call costs one dict lookup.
+  call's (`[None]` serves every length), else None. The answer is remembered per key
+  (up to `_MAX_RESOLVED` keys), so a repeated call costs one dict lookup.
 - Lookups take no lock and may run while another thread adds a trace (they see it or
   not); `add` is called under the owning Function's trace lock.
 """
 
 from autograph_py.trace_key import is_subtype, specificity
+
+_MAX_RESOLVED = 1024  # remembered answers; beyond, the memo starts over (bounded memory)
 
 
 class FunctionCache:
@@ -29,6 +31,8 @@ class FunctionCache:
             if is_subtype(shapes, trace_shapes) and specificity(trace_shapes) > best_rank:
                 best, best_rank = candidate, specificity(trace_shapes)
         if best is not None:
+            if len(self._resolved) >= _MAX_RESOLVED:  # e.g. a [None] trace fed every length
+                self._resolved = {}
             self._resolved[key] = best
         return best
 
@@ -41,6 +45,3 @@ class FunctionCache:
     def shapes_traced(self, structure):
         """The shapes of the traces made for `structure`, oldest first."""
         return [shapes for shapes, _ in self._traces.get(structure, ())]
-
-    def concrete_functions(self):
-        return [c for traces in self._traces.values() for _, c in traces]

@@ -65,3 +65,11 @@ def test_a_more_specific_trace_made_earlier_keeps_serving_its_shape():
     np.testing.assert_array_equal(f(ag.constant([5.0, 6.0, 7.0]), 2.0).numpy(),
                                   [10.0, 12.0, 14.0])
     assert f.trace_count == 2
+
+
+def test_remembered_answers_are_bounded():
+    f = ag.function(lambda x: ag.reduce_sum(x),
+                    input_signature=[ag.TensorSpec([None], ag.int32)])
+    for n in range(1200):
+        assert int(f(ag.constant(np.ones(n, np.int32)))) == n
+    assert f.trace_count == 1 and len(f._cache._resolved) <= 1024
