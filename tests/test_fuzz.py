@@ -39,6 +39,8 @@ def test_generated_programs_are_valid_python_the_oracle_runs(seed):
                    and not _inside_helper(f, node)]
         arity = {len(r.value.elts) if isinstance(r.value, ast.Tuple) else 1 for r in returns}
         assert len(arity) == 1, program.source
+        statements = sum(isinstance(node, ast.stmt) for node in ast.walk(f)) - 1
+        assert 5 <= statements <= 45, program.source  # small: each runs in milliseconds
         expected = runner.oracle(runner.load(program.source), program.inputs)
         assert all(_ints(value, *arity) for value in expected), (program.source, expected)
 

@@ -13,6 +13,7 @@ time budget lasts, and can be written as a regression case.
 
 import collections
 import dataclasses
+import re
 import time
 
 from tests.fuzz import cases, minimizer, runner
@@ -32,10 +33,14 @@ class Summary:
                 f"hang={c['hang']} rejected={c['rejected']}")
 
 
-def run_campaign(seed, count, minimize=True, minimize_seconds=20.0, write_cases=False,
-                 seconds=3.0, out=print):
+def run_campaign(seed, count, minimize=True, minimize_seconds=20.0, write_cases=None,
+                 seconds=3.0, per_kind=1, out=print):
+    """Run programs (seed, 0..count-1). `write_cases`: None, or the directory to write
+    minimized failures to; `per_kind`: how many programs of each failure signature to
+    minimize (minimized programs that differ only in names and numbers count once)."""
     summary = Summary()
     minimize_deadline = time.monotonic() + minimize_seconds
+    shapes = set()
     for index in range(count):
         program = generate(seed, index)
         summary.total += 1
@@ -56,16 +61,25 @@ def run_campaign(seed, count, minimize=True, minimize_seconds=20.0, write_cases=
         for failure in failures:
             signature = failure.signature()
             summary.failures[signature] += 1
-            if summary.failures[signature] == 1 and minimize and (
-                    time.monotonic() < minimize_deadline):
-                source, inputs = shrink(program.source, program.inputs, failure, seconds,
-                                        minimize_deadline)
-                out(f"  minimized ({failure.mode} {failure.outcome}), inputs {inputs!r}:")
-                out("    " + source.rstrip().replace("\n", "\n    "))
-                if write_cases:
-                    path = cases.write(source, inputs, seed, index, failure)
-                    out(f"  wrote {path}")
+            if summary.failures[signature] > per_kind or not minimize or (
+                    time.monotonic() > minimize_deadline):
+                continue
+            source, inputs = shrink(program.source, program.inputs, failure, seconds,
+                                    minimize_deadline)
+            if (signature, shape(source)) in shapes:
+                continue
+            shapes.add((signature, shape(source)))
+            out(f"  minimized ({failure.mode} {failure.outcome}), inputs {inputs!r}:")
+            out("    " + source.rstrip().replace("\n", "\n    "))
+            if write_cases is not None:
+                path = cases.write(source, inputs, seed, index, failure, write_cases)
+                out(f"  wrote {path}")
     return summary
+
+
+def shape(source):
+    """`source` without its names and numbers: programs alike up to renaming."""
+    return re.sub(r"\b[a-z_]\w*\b|\d+", "_", source)
 
 
 def shrink(source, inputs, failure, seconds, deadline):

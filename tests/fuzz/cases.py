@@ -47,11 +47,12 @@ def all_cases():
     return [read(path) for path in sorted(CASES_DIR.glob("*.py"))]
 
 
-def write(source, inputs, seed, index, result):
+def write(source, inputs, seed, index, result, directory=CASES_DIR):
     """Write the case for `result` (a runner.ModeResult) and return its path."""
-    CASES_DIR.mkdir(exist_ok=True)
+    directory = pathlib.Path(directory)
+    directory.mkdir(exist_ok=True)
     slug = re.sub(r"\W+", "_", result.kind).strip("_").lower()
-    path = CASES_DIR / f"{result.outcome}_{result.mode}_{slug}_s{seed}_i{index}.py"
+    path = directory / f"{result.outcome}_{result.mode}_{slug}_s{seed}_i{index}.py"
     header = [
         "# ruff: noqa",
         "# Minimized by tests/fuzz (python -m tests.fuzz); run by tests/fuzz/test_cases.py.",

@@ -68,7 +68,7 @@ class _Scope:
 class _Builder:
     def __init__(self, rng):
         self.rng = rng
-        self.budget = rng.randint(5, 25)
+        self.budget = rng.randint(3, 14)
         self.arity = rng.choice((1, 1, 2, 3))
         self.vars = [f"v{i}" for i in range(rng.randint(2, 4))]
         self.has_list = rng.random() < 0.4

@@ -18,6 +18,7 @@ import time
 
 _BODIES = ("body", "orelse", "finalbody")
 _COMPOUND = (ast.If, ast.For, ast.While, ast.Try, ast.With)
+_INT_CALLS = ("abs", "min", "max")
 _OPERATORS = (ast.BinOp, ast.BoolOp, ast.UnaryOp, ast.IfExp, ast.Compare, ast.Tuple)
 
 
@@ -76,6 +77,8 @@ def _edits(tree):
                     if getattr(child, "orelse", None) and not isinstance(child, ast.Try):
                         statement_edits.append(_at(n, _drop_else, field, i))
         for field, value in ast.iter_fields(node):
+            if field == "func":  # a call's callee stays: `0(x)` is not a simpler program
+                continue
             for slot, child in _expression_slots(field, value):
                 for replacement in _simpler(child):
                     expression_edits.append(_at(n, _replace, field, slot, replacement))
@@ -110,7 +113,9 @@ def _simpler(expression):
     if isinstance(expression, (ast.Name, ast.Lambda)):
         return []
     if isinstance(expression, ast.Call):
-        operands = list(expression.args)
+        # abs/min/max give an operand's type; other calls (`len(xs)`) do not.
+        int_valued = isinstance(expression.func, ast.Name) and expression.func.id in _INT_CALLS
+        operands = list(expression.args) if int_valued else []
     elif isinstance(expression, _OPERATORS):
         operands = [child for child in ast.iter_child_nodes(expression)
                     if isinstance(child, ast.expr)]

@@ -25,6 +25,7 @@ import re
 import shutil
 import signal
 import tempfile
+import warnings
 
 import numpy as np
 
@@ -102,7 +103,9 @@ def load(source, path=None):
             out.write(source)
     spec = importlib.util.spec_from_file_location(f"fuzz_program_{next(_module_ids)}", path)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    with warnings.catch_warnings():  # edits while minimizing may make odd code: say nothing
+        warnings.simplefilter("ignore", SyntaxWarning)
+        spec.loader.exec_module(module)
     return module.f
 
 
