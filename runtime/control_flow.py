@@ -69,13 +69,15 @@ def _specs_infer(*inputs, output_specs, **attrs):
 
 
 # Like TensorFlow's If/StatelessIf: a branch holding stateful ops (print, assign, Assert)
-# makes the op stateful, so it is never pruned and runs in program order. `while_loop`
-# always builds StatefulWhile (it may not terminate); While stays for graphs built before.
+# makes the op stateful, so it is never pruned and runs in program order. A While is
+# always stateful, as TensorFlow's While: a loop may not terminate (or may fail), which
+# must happen even when its results are unused. StatefulWhile is the same op under the
+# name graphs serialized before used for a loop with side effects.
 for _stateful, _prefix in ((False, ""), (True, "Stateful")):
     register(OpDef(f"{_prefix}If", _if_kernel, _specs_infer, num_outputs=-1,
                    stateful=_stateful, needs_context=True))
     register(OpDef(f"{_prefix}While", _while_kernel, _specs_infer, num_outputs=-1,
-                   stateful=_stateful, needs_context=True))
+                   stateful=True, needs_context=True))
 
 
 def _op_type(base, *graphs):
@@ -272,9 +274,7 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=
     num_vars = len(initial)
     captured, cond_indices, body_indices = _merge_captures(cond_graph, body_graph)
     # FuncGraph inputs: loop variables first, then captures in capture order.
-    # Always stateful: a loop may not terminate (or may fail), and that must happen even
-    # when its results are unused, as it does in Python.
-    outputs = apply("StatefulWhile", initial + captured, {
+    outputs = apply("While", initial + captured, {
         "cond_graph": cond_graph, "body_graph": body_graph, "num_vars": num_vars,
         "cond_indices": cond_indices, "body_indices": body_indices,
         "maximum_iterations": maximum_iterations, "output_specs": specs}, op_name=name)

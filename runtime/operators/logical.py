@@ -38,7 +38,7 @@ def and_(*operands, test=False):
     decider = as_condition(value)
     if is_symbolic(decider):
         return cond(truth(decider), lambda: _result(and_(*rest, test=test), test),
-                    lambda: _result(value, test))
+                    lambda: _result(value, test), names=("the value of `and`",))
     return and_(*rest, test=test) if decider else value
 
 
@@ -50,7 +50,7 @@ def or_(*operands, test=False):
     decider = as_condition(value)
     if is_symbolic(decider):
         return cond(truth(decider), lambda: _result(value, test),
-                    lambda: _result(or_(*rest, test=test), test))
+                    lambda: _result(or_(*rest, test=test), test), names=("the value of `or`",))
     return value if decider else or_(*rest, test=test)
 
 

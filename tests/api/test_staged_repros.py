@@ -311,5 +311,5 @@ def test_a_loop_whose_results_are_unused_still_runs(mode):
 
 def test_a_loop_whose_results_are_unused_is_kept_in_the_function_graph():
     concrete = ag.function(scan_unused).get_concrete_function(ag.constant([1, 0]))
-    assert [op.type for op in concrete.graph.stateful_ops] == ["StatefulWhile"]
+    assert [op.type for op in concrete.graph.stateful_ops] == ["While"]
     np.testing.assert_array_equal(concrete(ag.constant([1, 0])).numpy(), 1)

@@ -309,7 +309,7 @@ def test_a_while_loop_is_stateful_even_without_side_effects():
     with g.as_default():
         n = g.add_input("n", [], dtypes.int32)
         while_loop(lambda i: m.less(i, n), lambda i: (m.add(i, 1),), (0,))
-    assert [op.type for op in g.stateful_ops] == ["StatefulWhile"]
+    assert [op.type for op in g.stateful_ops] == ["While"]
 
 
 @pytest.mark.parametrize("mode", ["eager", "graph"])
