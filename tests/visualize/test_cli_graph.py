@@ -173,3 +173,23 @@ def test_without_graphviz_the_dot_is_written_and_one_line_says_how_to_install(tm
     assert not out.exists()
     picture = parse((tmp_path / "nested.dot").read_text())
     assert set(picture.nodes) == paths_of(programs.nested_loops, ag.TensorSpec([], ag.int32))
+
+
+def test_a_dotted_path_reaches_a_method_of_an_object_the_file_creates(tmp_path):
+    source = tmp_path / "model.py"
+    source.write_text("import autograph_py as ag\n\n\n"
+                      "class Model:\n"
+                      "    def step(self, x):\n"
+                      "        if ag.reduce_sum(x) > 0:\n"
+                      "            x = x * 2.0\n"
+                      "        return x\n\n\n"
+                      "model = Model()\n")
+    out = tmp_path / "step.dot"
+    result = autograph(source, "-f", "model.step", "-s", "float32[2]", "-o", out)
+    assert result.returncode == 0, result.stderr
+    picture = parse(out.read_text())
+    module = {}
+    exec(compile(source.read_text(), str(source), "exec"), module)
+    assert set(picture.nodes) == paths_of(module["model"].step, ag.TensorSpec([2], ag.float32))
+    assert any(name.startswith("cluster_") and name.endswith("/then") for name in
+               picture.clusters)

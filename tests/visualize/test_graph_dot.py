@@ -130,11 +130,15 @@ def test_control_dependencies_are_dashed_edges_and_stateful_ops_stand_out(drawn)
 def test_the_countdown_is_stateful_with_its_print_inside():
     graph = traced("function", programs.noisy_countdown, [INT]).graph
     picture = parse(graph.to_dot())
-    assert picture.nodes["StatefulWhile"]["peripheries"] == "2"
-    assert picture.cluster_of["StatefulWhile/body/PrintV2"] == "cluster_StatefulWhile/body"
-    assert picture.nodes["StatefulWhile/body/PrintV2"]["peripheries"] == "2"
-    assert ("StatefulWhile", "Identity") in [(t, h) for t, h, e in picture.edges
-                                              if e.get("style") == "dashed"]
+    (loop,) = [op for op in graph.get_operations() if op.type.endswith("While")]
+    assert loop.stateful and picture.nodes[loop.name]["peripheries"] == "2"
+    (printed,) = [path for path, op, _ in expected_ops(graph) if op.type == "PrintV2"]
+    assert picture.cluster_of[printed] == f"cluster_{loop.name}/body"
+    assert picture.nodes[printed]["peripheries"] == "2"
+    readers = [op.name for op in graph.get_operations() if loop in op.control_inputs]
+    assert readers and all((loop.name, reader) in [(t, h) for t, h, e in picture.edges
+                                                   if e.get("style") == "dashed"]
+                           for reader in readers)
 
 
 def _count(graph):
