@@ -12,6 +12,7 @@ from tests.fuzz.__main__ import main
 from tests.fuzz.campaign import run_campaign
 from tests.fuzz.generator import generate
 from tests.fuzz.rejections import REJECTIONS
+from tests.fuzz.rules import bound_before_use
 
 LIMITATIONS = pathlib.Path(__file__).parents[1] / "docs" / "limitations.md"
 INT32 = range(-2**31, 2**31)
@@ -39,6 +40,7 @@ def test_generated_programs_are_valid_python_the_oracle_runs(seed):
                    and not _inside_helper(f, node)]
         arity = {len(r.value.elts) if isinstance(r.value, ast.Tuple) else 1 for r in returns}
         assert len(arity) == 1, program.source
+        assert bound_before_use(program.source), program.source
         statements = sum(isinstance(node, ast.stmt) for node in ast.walk(f)) - 1
         assert 5 <= statements <= 45, program.source  # small: each runs in milliseconds
         expected = runner.oracle(runner.load(program.source), program.inputs)
@@ -48,6 +50,19 @@ def test_generated_programs_are_valid_python_the_oracle_runs(seed):
 def _inside_helper(f, node):
     return any(node in ast.walk(inner) for inner in ast.walk(f)
                if inner is not f and isinstance(inner, (ast.FunctionDef, ast.Lambda)))
+
+
+@pytest.mark.parametrize("body, legitimate", [
+    ("v = 0\n    for x in xs:\n        v += x\n    return v", True),
+    ("for x in xs:\n        w = 0\n        while (w := w + 1) < 3:\n            pass\n"
+     "    return 0", True),
+    ("for x in xs:\n        while (w := w):\n            pass\n    return 0", False),
+    ("if a:\n        v = 1\n    return v", False),
+    ("for x in xs:\n        pass\n    return x", False),
+    ("v = 1\n    def h(p):\n        nonlocal v\n        v = p\n    h(2)\n    return v", True),
+])
+def test_bound_before_use_rejects_reads_a_staged_path_could_reach_unbound(body, legitimate):
+    assert bound_before_use(f"def f(a, b, xs):\n    {body}\n") is legitimate
 
 
 SYNTHETIC = '''\

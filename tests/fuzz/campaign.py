@@ -16,7 +16,7 @@ import dataclasses
 import re
 import time
 
-from tests.fuzz import cases, minimizer, runner
+from tests.fuzz import cases, minimizer, rules, runner
 from tests.fuzz.generator import generate
 
 
@@ -64,15 +64,15 @@ def run_campaign(seed, count, minimize=True, minimize_seconds=20.0, write_cases=
             if summary.failures[signature] > per_kind or not minimize or (
                     time.monotonic() > minimize_deadline):
                 continue
-            source, inputs = shrink(program.source, program.inputs, failure, seconds,
-                                    minimize_deadline)
+            source, inputs, minimized = shrink(program.source, program.inputs, failure,
+                                               seconds, minimize_deadline)
             if (signature, shape(source)) in shapes:
                 continue
             shapes.add((signature, shape(source)))
-            out(f"  minimized ({failure.mode} {failure.outcome}), inputs {inputs!r}:")
+            out(f"  minimized: {minimized.mode}={minimized.outcome} {minimized.detail}")
             out("    " + source.rstrip().replace("\n", "\n    "))
             if write_cases is not None:
-                path = cases.write(source, inputs, seed, index, failure, write_cases)
+                path = cases.write(source, inputs, seed, index, minimized, write_cases)
                 out(f"  wrote {path}")
     return summary
 
@@ -83,14 +83,21 @@ def shape(source):
 
 
 def shrink(source, inputs, failure, seconds, deadline):
-    """`minimizer.minimize` while `failure` (same mode, same signature) persists."""
+    """`minimizer.minimize` while `failure` (same mode, same signature) persists: the
+    smaller source and inputs, and the failure as they show it."""
+    last = {}
 
     def still_fails(candidate, candidate_inputs):
+        if not rules.bound_before_use(candidate):  # legitimate for the oracle, not staged
+            return False
         try:
             report = runner.run(candidate, candidate_inputs, modes=(failure.mode,),
                                 seconds=seconds)
         except runner.OracleError:
             return False
-        return report.modes[failure.mode].signature() == failure.signature()
+        result = report.modes[failure.mode]
+        last[candidate, repr(candidate_inputs)] = result
+        return result.signature() == failure.signature()
 
-    return minimizer.minimize(source, inputs, still_fails, deadline)
+    source, inputs = minimizer.minimize(source, inputs, still_fails, deadline)
+    return source, inputs, last.get((source, repr(inputs)), failure)

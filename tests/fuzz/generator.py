@@ -24,6 +24,9 @@ import dataclasses
 import random
 
 PRELUDE = '''\
+K = 3
+
+
 class Box:
     pass
 
@@ -101,7 +104,7 @@ class _Builder:
     def helpers(self):
         lines = []
         for n in range(self.rng.choice((0, 0, 1, 2))):
-            kind = self.rng.choice(("rebind", "read", "branch", "lambda"))
+            kind = self.rng.choice(("rebind", "read", "branch", "loop", "lambda"))
             name, var = f"h{n}", self.rng.choice(self.vars)
             if kind == "rebind":
                 lines += [f"def {name}(p):", f"    nonlocal {var}", f"    {var} = {var} + p",
@@ -109,6 +112,10 @@ class _Builder:
                 self.rebinders.append(name)
             elif kind == "read":
                 lines += [f"def {name}(p):", f"    return p + {var}"]
+                self.readers.append(name)
+            elif kind == "loop":
+                lines += [f"def {name}(p):", f"    t = p + {var}", "    for x in xs:",
+                          "        t += x", "    return t % 7"]
                 self.readers.append(name)
             elif kind == "branch":
                 lines += [f"def {name}(p):", f"    if p > {var}:", "        return p",
@@ -132,7 +139,7 @@ class _Builder:
 
     def statement(self, scope):
         self.budget -= 1
-        kinds = ["assign", "assign", "aug", "aug", "if", "if"]
+        kinds = ["assign", "assign", "aug", "aug", "swap", "if", "if"]
         if scope.loops < MAX_LOOP_DEPTH and scope.depth < MAX_DEPTH:
             kinds += ["while", "while_true", "for", "for", "for"]
         if scope.depth >= MAX_DEPTH:
@@ -160,6 +167,13 @@ class _Builder:
         var = self.rng.choice(self.vars)
         return [f"{var} = {self.bounded(self.expr(scope), scope)}"]
 
+    def s_swap(self, scope):
+        first, second = self.rng.sample(self.vars, 2)
+        if self.rng.random() < 0.5:
+            return [f"{first}, {second} = {second}, {first}"]
+        values = (self.bounded(self.expr(scope, 1), scope) for _ in range(2))
+        return [f"{first}, {second} = " + ", ".join(values)]
+
     def s_aug(self, scope):
         op = self.rng.choice(("+=", "-="))
         return [f"{self.rng.choice(self.vars)} {op} {self.small_atom(scope)}"]
@@ -184,9 +198,12 @@ class _Builder:
             test += f" and {self.cond(scope)}"
         elif connective == "or":  # the condition alone could keep it going: bound it again
             test = f"{w} < 5 and ({test} or {self.cond(scope)})"
-        lines = [f"{w} = 0", f"while {test}:", f"    {w} += 1"]
-        lines += self.nested(scope, loop=True) + self.loop_else(scope)
-        return lines
+        if self.rng.random() < 0.2:  # the walrus counts in the test itself
+            header = [f"while ({w} := {w} + 1) <= {self.rng.randint(1, 4)}:"]
+        else:
+            header = [f"while {test}:", f"    {w} += 1"]
+        return ([f"{w} = 0"] + header + self.nested(scope, loop=True)
+                + self.loop_else(scope))
 
     def s_while_true(self, scope):
         w = self.counter()
@@ -277,6 +294,8 @@ class _Builder:
             [self.return_stmt(scope).replace("return ", f"return {risky} + ", 1)
              if self.arity == 1 else f"{var} = {risky}"],
         ))
+        if scope.loops and self.rng.random() < 0.3:
+            body.append(self.rng.choice(("break", "continue")))
         handler = [f"{var} -= 1"] if self.rng.random() < 0.7 else ["pass"]
         return (["try:"] + ["    " + line for line in body] + ["except ValueError:"]
                 + ["    " + line for line in handler])
@@ -294,7 +313,8 @@ class _Builder:
         return self.rng.choice(options + list(scope.targets))
 
     def atom(self, scope):
-        options = self.vars + ["a", "b", str(self.rng.randint(-2, 4))] + list(scope.targets)
+        options = self.vars + ["a", "b", "K", str(self.rng.randint(-2, 4))]
+        options += scope.targets
         extras = ["len(xs)"]
         if self.has_list:
             extras += ["len(ys)", "sum(ys)"]
@@ -333,7 +353,7 @@ class _Builder:
 
     def cond(self, scope, depth=2):
         kind = self.rng.choice(("cmp", "cmp", "cmp", "cmp", "truth", "truth", "not", "and",
-                                "or", "chain", "parity"))
+                                "or", "chain", "parity", "walrus"))
         if self.rng.random() < 0.03:
             kind = "in"
         if depth <= 0:
@@ -352,6 +372,9 @@ class _Builder:
             return f"({sub()} {kind} {sub()})"
         if kind == "chain":
             return f"{self.atom(scope)} < {self.atom(scope)} <= {self.atom(scope)}"
+        if kind == "walrus":  # rebinds a variable in the middle of a condition
+            value = self.bounded(f"{self.rng.choice(self.vars)} + {self.small_atom(scope)}", scope)
+            return f"({self.rng.choice(self.vars)} := {value}) > {self.atom(scope)}"
         if kind == "parity":
             return f"{self.atom(scope)} % 2 == 0"
         return f"{self.atom(scope)} in xs"

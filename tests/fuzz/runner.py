@@ -160,7 +160,7 @@ def describe(error):
 
 def error_key(detail):
     """`detail` without its numbers and quoted names: errors that differ only there match."""
-    return re.sub(r"'[^']*'|\"[^\"]*\"|\d+", "_", detail)
+    return re.sub(r"'[^'\n]*'|\"[^\"\n]*\"|\b\w*\d\w*\b", "_", detail)
 
 
 # --- the modes --------------------------------------------------------------------------
