@@ -15,6 +15,7 @@ from autograph_py.function import Function, function
 from autograph_py.runtime import errors as _runtime_errors
 from autograph_py.runtime.public_api import *  # noqa: F401,F403
 from autograph_py.runtime.public_api import __all__ as _runtime_all
+from autograph_py.runtime.unsupported import refuse as _refuse
 
 __version__ = "0.1.0"
 
@@ -22,6 +23,12 @@ __version__ = "0.1.0"
 _runtime_errors.add_library_dir(__file__)
 _runtime_errors.add_library_dir(converters.__file__)
 _runtime_errors.set_location_resolver(source_map.lookup)
+
+
+
+def __getattr__(name):  # ag.SparseTensor and the other names refused on purpose
+    _refuse("autograph_py", name)
+
 
 __all__ = list(_runtime_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",

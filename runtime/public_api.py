@@ -2,8 +2,10 @@
 dtypes, tensors, graphs, sessions, variables, control flow, specs, errors).
 
 Contract: a plain module of explicit imports; `__all__` lists every public name.
-`ag.random`, `ag.nn` and `ag.debugging` are namespaces of their ops (like tf.random,
-tf.nn, tf.debugging). Names that shadow builtins (`abs`, `pow`, `range`, `print`) are
+`ag.random`, `ag.nn`, `ag.math` and `ag.debugging` are namespaces of their ops (like
+tf.random, tf.nn, tf.math, tf.debugging). TensorFlow names refused on purpose
+(`SparseTensor`, `RaggedTensor`, `distribute`) raise an AttributeError saying why
+(runtime/unsupported.py). Names that shadow builtins (`abs`, `pow`, `range`, `print`) are
 the ops, as in TensorFlow.
 """
 
@@ -36,7 +38,7 @@ from autograph_py.runtime.graph import (
     name_scope,
     reset_default_graph,
 )
-from autograph_py.runtime.ops import check_ops, nn_ops, random_ops
+from autograph_py.runtime.ops import check_ops, nn_loss_ops, nn_ops, random_ops
 from autograph_py.runtime.ops.array_ops import (
     cast,
     concat,
@@ -58,6 +60,7 @@ from autograph_py.runtime.ops.creation_ops import fill, ones, ones_like, zeros, 
 from autograph_py.runtime.ops.creation_ops import range_ as range  # noqa: A004
 from autograph_py.runtime.ops.indexing import strided_slice
 from autograph_py.runtime.ops.logging_ops import print_ as print  # noqa: A004
+from autograph_py.runtime.ops.manipulation_ops import boolean_mask, one_hot, pad, tile
 from autograph_py.runtime.ops.math_ops import abs_ as abs  # noqa: A004
 from autograph_py.runtime.ops.math_ops import (
     add,
@@ -99,11 +102,27 @@ from autograph_py.runtime.ops.reduction_ops import (
     reduce_prod,
     reduce_sum,
 )
+from autograph_py.runtime.ops.scan_ops import cumprod, cumsum
+from autograph_py.runtime.ops.sequence_ops import linspace
+from autograph_py.runtime.ops.sort_ops import argsort, sort, top_k
+from autograph_py.runtime.ops.special_math_ops import einsum, norm, reduce_logsumexp
+from autograph_py.runtime.ops.unary_math_ops import (
+    ceil,
+    clip_by_value,
+    floor,
+    is_finite,
+    is_inf,
+    is_nan,
+    log1p,
+    sign,
+)
+from autograph_py.runtime.ops.unary_math_ops import round as round  # noqa: A004
 from autograph_py.runtime.session import Session
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tape import GradientTape
 from autograph_py.runtime.tensor import Tensor, is_tensor
 from autograph_py.runtime.tensor_spec import TensorSpec
+from autograph_py.runtime.unsupported import refuse
 from autograph_py.runtime.variables import Variable
 
 bool = bool_  # noqa: A001  (ag.bool, as tf.bool)
@@ -117,6 +136,26 @@ nn = SimpleNamespace(
     relu=nn_ops.relu,
     softmax=nn_ops.softmax,
     conv2d=nn_ops.conv2d,
+    log_softmax=nn_loss_ops.log_softmax,
+    sparse_softmax_cross_entropy_with_logits=(
+        nn_loss_ops.sparse_softmax_cross_entropy_with_logits),
+    sigmoid_cross_entropy_with_logits=nn_loss_ops.sigmoid_cross_entropy_with_logits,
+)
+# tf.math: the element-wise ops, reductions and scans TensorFlow keeps there (most are
+# also top-level names, as in TF).
+math = SimpleNamespace(
+    abs=abs, add=add, argmax=argmax, argmin=argmin, ceil=ceil, cumprod=cumprod,
+    cumsum=cumsum, divide=divide, equal=equal, exp=exp, floor=floor, floordiv=floordiv,
+    floormod=mod, greater=greater, greater_equal=greater_equal, is_finite=is_finite,
+    is_inf=is_inf, is_nan=is_nan, less=less, less_equal=less_equal, log=log, log1p=log1p,
+    log_softmax=nn_loss_ops.log_softmax, logical_and=logical_and, logical_not=logical_not,
+    logical_or=logical_or, logical_xor=logical_xor, maximum=maximum, minimum=minimum,
+    mod=mod, multiply=multiply, negative=negative, not_equal=not_equal, pow=pow,
+    reduce_all=reduce_all, reduce_any=reduce_any, reduce_logsumexp=reduce_logsumexp,
+    reduce_max=reduce_max, reduce_mean=reduce_mean, reduce_min=reduce_min,
+    reduce_prod=reduce_prod, reduce_sum=reduce_sum, round=round, sigmoid=sigmoid, sign=sign,
+    softmax=nn_ops.softmax, sqrt=sqrt, square=square, subtract=subtract, tanh=tanh,
+    top_k=top_k, truediv=divide,
 )
 debugging = SimpleNamespace(
     Assert=check_ops.Assert,
@@ -137,9 +176,15 @@ __all__ = [
     "fill", "ones", "ones_like", "range", "zeros", "zeros_like",
     # shapes and selection
     "cast", "concat", "expand_dims", "gather", "rank", "reshape", "shape", "size",
-    "squeeze", "stack", "strided_slice", "transpose", "unstack", "where",
+    "squeeze", "stack", "strided_slice", "transpose", "unstack", "where", "boolean_mask",
+    "one_hot", "pad", "tile",
+    # sorting
+    "argsort", "sort", "top_k",
     # math
-    "abs", "add", "divide", "equal", "exp", "floordiv", "greater", "greater_equal", "less",
+    "abs", "add", "ceil", "clip_by_value", "cumprod", "cumsum", "divide", "einsum",
+    "floor", "is_finite", "is_inf", "is_nan", "linspace", "log1p", "norm",
+    "reduce_logsumexp", "round", "sign",
+    "equal", "exp", "floordiv", "greater", "greater_equal", "less",
     "less_equal", "log", "logical_and", "logical_not", "logical_or", "logical_xor",
     "matmul", "maximum", "minimum", "mod", "multiply", "negative", "not_equal", "pow",
     "sigmoid", "sqrt", "square", "subtract", "tanh",
@@ -147,9 +192,13 @@ __all__ = [
     "argmax", "argmin", "reduce_all", "reduce_any", "reduce_max", "reduce_mean",
     "reduce_min", "reduce_prod", "reduce_sum",
     # namespaces, printing, assertions
-    "Assert", "debugging", "nn", "print", "random",
+    "Assert", "debugging", "math", "nn", "print", "random",
     # graphs, sessions, variables, control flow, gradients, specs, errors
     "GradientTape", "Graph", "InvalidArgumentError", "OpError", "Operation", "Session",
     "TensorSpec", "Variable", "cond", "errors", "executing_eagerly", "get_default_graph",
     "gradients", "name_scope", "reset_default_graph", "stop_gradient", "while_loop",
 ]
+
+
+def __getattr__(name):
+    refuse(__name__, name)
