@@ -15,13 +15,10 @@ from autograph_py.runtime.ops import infer, shape_args
 from autograph_py.runtime.ops.core import (
     binary_operands,
     convert_to_tensor,
-    holds_tensor,
-    is_tensor_like,
-    lossless_array,
+    same_dtype_tensors,
 )
 from autograph_py.runtime.registry import OpDef, apply, register
 from autograph_py.runtime.shapes import TensorShape
-from autograph_py.runtime.tensor import Tensor
 
 # --- reshape --------------------------------------------------------------------------
 
@@ -147,30 +144,6 @@ def squeeze(input, axis=None, name=None):
 
 
 # --- concat, stack, unstack -----------------------------------------------------------
-
-
-def same_dtype_tensors(values, op):
-    """Convert a list of values to tensors of one dtype: the tensors' dtype (they must
-    agree); Python values adapt to it losslessly. An item that is a list holding tensors
-    counts as a tensor (it is packed)."""
-    values = [convert_to_tensor(v) if is_tensor_like(v) or holds_tensor(v) else v
-              for v in values]
-    if not values:
-        raise ValueError(f"{op} needs at least one tensor")
-    first = next((v for v in values if isinstance(v, Tensor)), None)
-    dtype = None if first is None else first.dtype
-    tensors = []
-    for v in values:
-        t = v if isinstance(v, Tensor) else convert_to_tensor(
-            v if dtype is None else lossless_array(v, dtype, op))
-        if dtype is None:
-            dtype = t.dtype
-        if t.dtype is not dtype:
-            raise TypeError(f"{op}: all tensors must have the same dtype, got "
-                            + ", ".join(f"{u.dtype.name} (shape {u.shape})"
-                                        for u in tensors + [t]))
-        tensors.append(t)
-    return tensors
 
 
 def _concat_infer(*values, axis):

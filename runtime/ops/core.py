@@ -3,9 +3,12 @@
 Contract: `convert_to_tensor(value, dtype=None)` returns a tensor: tensors pass through
 (a dtype mismatch is a TypeError), Variables are read, Python and numpy values become
 eager tensors, or `Const` ops when a graph is being built. A (nested) list or tuple that
-holds tensors is packed with `stack`, its Python numbers taking the tensors' dtype (TF's
+holds tensors is packed (a `Pack` op), its Python numbers taking the tensors' dtype (TF's
 auto-packing), so `[t, t]` works in graphs as it does eagerly. `binary_operands` applies the
-binary-op dtype rule of DESIGN.md §3.
+binary-op dtype rule of DESIGN.md §3; `same_dtype_tensors` converts the items of a list to
+tensors of one dtype (packing, `stack` and `concat` use it).
+`constant` never shares memory the user can still write to (DESIGN.md §3): it copies an
+array unless it is read-only throughout, and stores what it keeps read-only.
 """
 
 import numpy as np
@@ -83,10 +86,9 @@ def convert_to_tensor(value, dtype=None, name=None):
     read = getattr(value, "_as_tensor", None)
     if read is not None:  # Variables
         return convert_to_tensor(read(), dtype)
-    if holds_tensor(value):
-        from autograph_py.runtime.ops.array_ops import stack
-
-        return convert_to_tensor(stack(value, name=name), dtype)
+    if holds_tensor(value):  # what `array_ops.stack(value)` does, which builds on this module
+        packed = apply("Pack", same_dtype_tensors(value, "stack"), {"axis": 0}, op_name=name)
+        return convert_to_tensor(packed, dtype)
     return constant(value, dtype, name=name)
 
 
@@ -99,6 +101,30 @@ def holds_tensor(value):
     """A list or tuple with a tensor among its (nested) items: it converts by packing."""
     return isinstance(value, (list, tuple)) and any(
         is_tensor_like(v) or holds_tensor(v) for v in value)
+
+
+def same_dtype_tensors(values, op):
+    """Convert a list of values to tensors of one dtype: the tensors' dtype (they must
+    agree); Python values adapt to it losslessly. An item that is a list holding tensors
+    counts as a tensor (it is packed)."""
+    values = [convert_to_tensor(v) if is_tensor_like(v) or holds_tensor(v) else v
+              for v in values]
+    if not values:
+        raise ValueError(f"{op} needs at least one tensor")
+    first = next((v for v in values if isinstance(v, Tensor)), None)
+    dtype = None if first is None else first.dtype
+    tensors = []
+    for v in values:
+        t = v if isinstance(v, Tensor) else convert_to_tensor(
+            v if dtype is None else lossless_array(v, dtype, op))
+        if dtype is None:
+            dtype = t.dtype
+        if t.dtype is not dtype:
+            raise TypeError(f"{op}: all tensors must have the same dtype, got "
+                            + ", ".join(f"{u.dtype.name} (shape {u.shape})"
+                                        for u in tensors + [t]))
+        tensors.append(t)
+    return tensors
 
 
 def identity(x, name=None):
