@@ -12,7 +12,7 @@ gradient raises a ValueError naming the equation (docs/limitations.md). Labels c
 
 from autograph_py.runtime.gradients.grad_ops import broadcast_like, unbroadcast
 from autograph_py.runtime.ops.array_ops import expand_dims
-from autograph_py.runtime.ops.einsum_equation import Equation, parse
+from autograph_py.runtime.ops.einsum_equation import parse
 from autograph_py.runtime.ops.reduction_ops import reduce_sum
 from autograph_py.runtime.registry import apply, register_gradient
 
@@ -27,7 +27,7 @@ def _operand_grad(equation, i, grad, inputs):
     kept = [label for label in labels if label in present]
     dropped = [pos for pos, label in enumerate(labels) if label not in present]
     result = apply("Einsum", [grad] + [t for j, t in enumerate(inputs) if j != i],
-                   {"equation": Equation.text([equation.output] + others, kept)})
+                   {"equation": equation.text([equation.output] + others, kept)})
     x = inputs[i]
     # Sum the broadcast ('...' of size 1) dims back, against x without its dropped axes.
     result = unbroadcast(result, reduce_sum(x, axis=dropped) if dropped else x)

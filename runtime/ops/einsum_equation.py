@@ -7,7 +7,8 @@ fresh letters, one per broadcast dim, aligned on the right as broadcasting align
 so later code never meets '...'. Without '->', the output is numpy's (and TF's) implicit
 one: the broadcast dims, then the letters used exactly once, in alphabetical order. A
 rank may be None only for an operand without '...' (the shape rule's unknown ranks).
-`Equation.text(inputs, output)` writes label lists back as an equation numpy accepts.
+`Equation.text(inputs, output)` writes label lists back as an equation numpy accepts,
+with each run of broadcast letters as '...' again (they may broadcast, other letters not).
 Errors (ValueError) quote the equation: a wrong number of terms, a term whose length
 does not match its operand's rank, characters other than letters, '...' and ',', an
 output letter missing from the inputs or repeated.
@@ -26,9 +27,15 @@ class Equation:
     output: tuple
     broadcast: tuple  # the letters that stand for '...' dims (they may broadcast)
 
-    @staticmethod
-    def text(inputs, output):
-        return ",".join("".join(labels) for labels in inputs) + "->" + "".join(output)
+    def text(self, inputs, output):
+        """An equation over these labels, the broadcast letters written back as '...' (so
+        the kernel broadcasts them as it did for the user's equation)."""
+        return ",".join(map(self._term, inputs)) + "->" + self._term(output)
+
+    def _term(self, labels):
+        written = [label for i, label in enumerate(labels) if label not in self.broadcast or
+                   i == 0 or labels[i - 1] not in self.broadcast]
+        return "".join(ELLIPSIS if label in self.broadcast else label for label in written)
 
     def __str__(self):
         return self.text(self.inputs, self.output)
@@ -89,6 +96,9 @@ def parse(equation, ranks):
     broadcast = tuple(unused[:max(sizes, default=0)])
     inputs = tuple(_expand(t, broadcast[len(broadcast) - n:] if n else ())
                    for t, n in zip(terms, sizes))
+    if broadcast and ELLIPSIS not in output:
+        raise ValueError(f"einsum equation {equation!r}: the output must hold '...' when an "
+                         "input's '...' stands for dimensions (as in numpy and TensorFlow)")
     out = _expand(output, broadcast)
     used = {c for labels in inputs for c in labels}
     for c in out:
