@@ -43,7 +43,3 @@ def lookup(filename, lineno):
             return user_filename, lines[lineno]
         lineno -= 1
     return None
-
-
-def is_generated(filename):
-    return filename in _maps

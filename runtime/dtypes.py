@@ -91,16 +91,3 @@ def as_dtype(value):
     if np_dtype not in _BY_NUMPY:
         raise TypeError(f"dtype {np_dtype} is not supported; supported: {', '.join(_BY_NAME)}")
     return _BY_NUMPY[np_dtype]
-
-
-def dtype_of_python_value(value):
-    """The dtype a Python scalar or nested list becomes as a tensor (int → int32, ...)."""
-    if isinstance(value, bool):
-        return bool_
-    if isinstance(value, int):
-        return int32
-    if isinstance(value, float):
-        return float32
-    if isinstance(value, str):
-        return string
-    return None

@@ -98,7 +98,3 @@ def _as_dim(d):
     if value < 0:
         raise ValueError(f"a shape dimension must be >= 0, got {value}")
     return value
-
-
-def as_shape(shape):
-    return shape if isinstance(shape, TensorShape) else TensorShape(shape)

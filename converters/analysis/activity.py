@@ -23,7 +23,6 @@ from autograph_py.converters import anno, traversal
 from autograph_py.converters.analysis.qual_names import QN, qn_of
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
-_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
 
 
 class Scope:

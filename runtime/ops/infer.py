@@ -44,12 +44,6 @@ def unary(x, **_):
     return x.shape, x.dtype
 
 
-def unary_float(x, **_):
-    if not x.dtype.is_floating:
-        raise TypeError(f"expects a floating-point tensor, got {x.dtype.name}")
-    return x.shape, x.dtype
-
-
 def binary(x, y, **_):
     return broadcast_shapes(x.shape, y.shape), same_dtype(x, y)
 

@@ -44,10 +44,6 @@ def test_unary_ops(fn, oracle, make, shape):
     check_op(fn, [make(shape)], oracle, rtol=1e-5)
 
 
-def _floordiv_oracle(x, y):
-    return np.floor_divide(x, y)
-
-
 BINARY = [
     (ag.add, np.add, _floats),
     (ag.add, np.add, _ints),
