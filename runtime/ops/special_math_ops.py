@@ -23,8 +23,8 @@ import numpy as np
 from autograph_py.runtime.ops import infer
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops import reduction_ops as r
-from autograph_py.runtime.ops.array_ops import same_dtype_tensors, squeeze, where
-from autograph_py.runtime.ops.core import convert_to_tensor, identity
+from autograph_py.runtime.ops.array_ops import squeeze, where
+from autograph_py.runtime.ops.core import convert_to_tensor, identity, same_dtype_tensors
 from autograph_py.runtime.ops.creation_ops import zeros_like
 from autograph_py.runtime.ops.einsum_equation import ELLIPSIS, parse
 from autograph_py.runtime.ops.unary_math_ops import is_finite
