@@ -14,13 +14,13 @@ Contract:
 """
 
 import numpy as np
-from autograph_py.runtime.ops import infer
+from autograph_py.runtime.ops import infer, nn_ops  # noqa: F401  (nn_ops registers Softmax)
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.array_ops import where
 from autograph_py.runtime.ops.core import binary_operands, convert_to_tensor
 from autograph_py.runtime.ops.creation_ops import zeros_like
 from autograph_py.runtime.ops.unary_math_ops import log1p
-from autograph_py.runtime.registry import OpDef, apply, register
+from autograph_py.runtime.registry import OpDef, apply, get, register
 from autograph_py.runtime.shapes import TensorShape
 
 
@@ -34,14 +34,8 @@ def _log_softmax_kernel(x, axis):
     return log_softmax_array(x, infer.normalize_axis(axis, x.ndim))
 
 
-def _log_softmax_infer(x, axis):
-    infer.require_specs(infer.FLOAT, x)
-    if x.shape.rank is not None:
-        infer.normalize_axis(axis, x.shape.rank)
-    return x.shape, x.dtype
-
-
-register(OpDef("LogSoftmax", _log_softmax_kernel, _log_softmax_infer))
+# Softmax's shape rule is LogSoftmax's: floats, the same shape, a valid axis.
+register(OpDef("LogSoftmax", _log_softmax_kernel, get("Softmax").infer))
 
 
 def log_softmax(logits, axis=None, name=None):
