@@ -42,7 +42,10 @@ from autograph_py.runtime.operators.undefined import (
     UndefinedReturnValue,
     UndefinedSymbolError,
 )
-from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.ops.array_ops import stack
+from autograph_py.runtime.ops.check_ops import Assert
+from autograph_py.runtime.ops.core import convert_to_tensor, identity
+from autograph_py.runtime.ops.math_ops import add, logical_and, logical_not
 from autograph_py.runtime.tensor import EagerTensor, Tensor, is_symbolic, to_array
 
 _UNASSIGNED = (Undefined, UndefinedReturnValue)
@@ -84,8 +87,6 @@ class _ListResized(Exception):
 
 
 def _graph_if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
-    from autograph_py.runtime.ops.math_ops import logical_not
-
     init = get_state()
     # Each retry fixes one thing the first tracing found (so this ends); it traces the
     # branches again, running their Python side effects again.
@@ -226,8 +227,6 @@ def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, li
 
 
 def _stacked_rest(items):
-    from autograph_py.runtime.ops.array_ops import stack
-
     rest = list(items)
     if not rest:
         return None
@@ -241,8 +240,6 @@ def _stacked_rest(items):
 
 
 def _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, limit):
-    from autograph_py.runtime.ops.math_ops import add, logical_and
-
     index = 0
 
     def get_loop_state():
@@ -326,8 +323,6 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition
 def _require_an_iteration(get_state, set_state, symbol_names, unbound, first_condition):
     """Symbols first bound inside the staged loop: reading them after it must fail, as in
     Python, when the loop ran no iteration (they would hold the zeros they started as)."""
-    from autograph_py.runtime.ops.check_ops import Assert
-
     # The loop is rotated: its first condition alone says whether the body ever ran.
     state = list(get_state())
     for i in unbound:
@@ -341,8 +336,6 @@ def _require_an_iteration(get_state, set_state, symbol_names, unbound, first_con
 
 def _after(value, check):
     """`value` (a loop result) made to run `check` first, when it is a tensor."""
-    from autograph_py.runtime.ops.core import identity
-
     if not state_lib.is_carried(value):
         return value
     guarded = identity(state_lib.to_tensor(value))

@@ -10,6 +10,7 @@ is a ValueError while tracing or running, the same in every mode.
 
 from autograph_py.runtime.control_flow import check_predicate
 from autograph_py.runtime.operators.truth import as_condition, truth
+from autograph_py.runtime.ops.check_ops import Assert
 from autograph_py.runtime.tensor import Tensor, is_symbolic
 
 
@@ -18,8 +19,6 @@ def assert_stmt(test, msg_thunk):
     if isinstance(test, Tensor) and test.shape.rank != 0:
         check_predicate(test, "assert")
     if is_symbolic(test):
-        from autograph_py.runtime.ops.check_ops import Assert
-
         message = msg_thunk() if msg_thunk is not None else "Assertion failed"
         return Assert(truth(test), [message])
     if not test:

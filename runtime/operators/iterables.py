@@ -11,7 +11,10 @@ as a symbolic tensor; used as a tensor, a staged range is `ag.range(...)`.
 """
 
 from autograph_py.runtime.operators.lists import TensorList
-from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.ops.array_ops import cast, gather, shape
+from autograph_py.runtime.ops.core import convert_to_tensor, same_dtype_tensors
+from autograph_py.runtime.ops.creation_ops import range_
+from autograph_py.runtime.ops.math_ops import add, greater, less, logical_and, logical_or, multiply
 from autograph_py.runtime.tensor import SymbolicTensor, Tensor, is_symbolic
 
 
@@ -36,16 +39,11 @@ class TensorRows(StagedIterable):
         self.tensor = tensor
 
     def has_item(self, index):
-        from autograph_py.runtime.ops.array_ops import gather, shape
-        from autograph_py.runtime.ops.math_ops import less
-
         static = self.tensor.shape[0]
         length = static if static is not None else gather(shape(self.tensor), 0)
         return less(index, length)
 
     def item(self, index):
-        from autograph_py.runtime.ops.array_ops import gather
-
         return gather(self.tensor, index)
 
     def __repr__(self):
@@ -56,8 +54,6 @@ class StagedRange(StagedIterable):
     """`range(start, stop, step)` with a symbolic bound; item i is start + i * step."""
 
     def __init__(self, start, stop, step):
-        from autograph_py.runtime.ops.array_ops import same_dtype_tensors
-
         self.start, self.stop, self.step = same_dtype_tensors([start, stop, step], "range")
         if not self.start.dtype.is_integer:
             raise TypeError(f"range() needs integer bounds, got dtype {self.start.dtype.name}")
@@ -67,14 +63,9 @@ class StagedRange(StagedIterable):
             raise ValueError("range() arg 3 must not be zero")
 
     def item(self, index):
-        from autograph_py.runtime.ops.array_ops import cast
-        from autograph_py.runtime.ops.math_ops import add, multiply
-
         return add(self.start, multiply(cast(index, self.start.dtype), self.step))
 
     def has_item(self, index):
-        from autograph_py.runtime.ops.math_ops import greater, less, logical_and, logical_or
-
         value = self.item(index)
         if self._step_sign == 1:
             return less(value, self.stop)
@@ -84,8 +75,6 @@ class StagedRange(StagedIterable):
                           logical_and(less(self.step, 0), greater(value, self.stop)))
 
     def _as_tensor(self):
-        from autograph_py.runtime.ops.creation_ops import range_
-
         return range_(self.start, self.stop, self.step)
 
     @property
@@ -105,8 +94,6 @@ class StagedEnumerate(StagedIterable):
         return self.iterable.has_item(index)
 
     def item(self, index):
-        from autograph_py.runtime.ops.math_ops import add
-
         return add(index, self.start), self.iterable.item(index)
 
     def __repr__(self):
@@ -119,8 +106,6 @@ class StagedZip(StagedIterable):
                           for it in iterables]
 
     def has_item(self, index):
-        from autograph_py.runtime.ops.math_ops import logical_and
-
         result = self.iterables[0].has_item(index)
         for it in self.iterables[1:]:
             result = logical_and(result, it.has_item(index))

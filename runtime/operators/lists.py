@@ -16,7 +16,10 @@ Contract:
 """
 
 from autograph_py.runtime import dtypes
+from autograph_py.runtime.ops.array_ops import concat, expand_dims, gather, reshape, shape, stack
 from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.ops.creation_ops import range_, zeros
+from autograph_py.runtime.ops.math_ops import add
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import Tensor, is_symbolic, to_array
 
@@ -30,9 +33,6 @@ class TensorList:
     @classmethod
     def from_items(cls, items, like):
         """A TensorList of `items`; its elements have the dtype and shape of `like`."""
-        from autograph_py.runtime.ops.array_ops import stack
-        from autograph_py.runtime.ops.creation_ops import zeros
-
         if isinstance(like, TensorList):  # an element of that list
             dtype, shape = like.dtype, like.element_shape
         elif isinstance(like, Tensor) or hasattr(like, "dtype") and hasattr(like, "shape"):
@@ -55,14 +55,10 @@ class TensorList:
         return self.stacked.shape[1:]
 
     def length(self):
-        from autograph_py.runtime.ops.array_ops import gather, shape
-
         static = self.stacked.shape[0] if self.stacked.shape.rank else None
         return static if static is not None else gather(shape(self.stacked), 0)
 
     def append(self, x):
-        from autograph_py.runtime.ops.array_ops import concat, expand_dims, reshape, shape
-
         x = _element(x, self.dtype)
         stacked = self.stacked
         if not (self.element_shape.is_fully_defined() and
@@ -73,10 +69,6 @@ class TensorList:
         return TensorList(concat([stacked, expand_dims(x, 0)], 0))
 
     def pop(self, i=None):
-        from autograph_py.runtime.ops.array_ops import concat, gather
-        from autograph_py.runtime.ops.creation_ops import range_
-        from autograph_py.runtime.ops.math_ops import add
-
         n = self.length()
         i = -1 if i is None else i
         if isinstance(i, int) and i < 0:
@@ -102,14 +94,10 @@ class TensorList:
         return TensorList.from_items(list(items), self).stacked if items else None
 
     def _joined(self, parts):
-        from autograph_py.runtime.ops.array_ops import concat
-
         parts = [p for p in parts if p is not None]
         return self if len(parts) == 1 else TensorList(concat(parts, 0))
 
     def __getitem__(self, i):
-        from autograph_py.runtime.ops.array_ops import gather
-
         return gather(self.stacked, i)
 
     def __iter__(self):
@@ -158,8 +146,6 @@ def list_pop(target, i=None):
 
 
 def list_stack(target):
-    from autograph_py.runtime.ops.array_ops import stack
-
     if isinstance(target, TensorList):
         return target.stacked
     if isinstance(target, Tensor):

@@ -23,6 +23,8 @@ import operator
 
 from autograph_py.runtime.control_flow import cond
 from autograph_py.runtime.operators.truth import as_condition, truth, truth_value
+from autograph_py.runtime.ops.math_ops import equal, logical_not
+from autograph_py.runtime.ops.reduction_ops import reduce_any
 from autograph_py.runtime.tensor import Tensor, is_symbolic
 
 
@@ -63,8 +65,6 @@ def _result(value, test):
 def not_(value):
     value = as_condition(value)
     if is_symbolic(value):
-        from autograph_py.runtime.ops.math_ops import logical_not
-
         return logical_not(truth(value))
     return not value
 
@@ -80,9 +80,6 @@ def _contains(container, item):
     """`item in container`; staged as "any element equals `item`" when either is symbolic
     (Python's `in` would ask `bool()` of a symbolic comparison)."""
     if is_symbolic(container) or is_symbolic(item):
-        from autograph_py.runtime.ops.math_ops import equal
-        from autograph_py.runtime.ops.reduction_ops import reduce_any
-
         return reduce_any(equal(container, item))
     return item in container
 

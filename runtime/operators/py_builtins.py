@@ -28,12 +28,15 @@ from autograph_py.runtime.operators.iterables import (
 )
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.operators.truth import truth
+from autograph_py.runtime.ops import math_ops, reduction_ops
+from autograph_py.runtime.ops.array_ops import cast, gather, shape, size
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.ops.math_ops import abs_ as abs_op
+from autograph_py.runtime.ops.reduction_ops import reduce_sum
 from autograph_py.runtime.tensor import is_symbolic
 
 
 def len_(value):
-    from autograph_py.runtime.ops.array_ops import gather, shape, size
-
     if isinstance(value, TensorList):
         return value.length()
     if isinstance(value, StagedRange):
@@ -71,15 +74,11 @@ def zip_(*iterables, **kwargs):
 
 
 def abs_(x):
-    from autograph_py.runtime.ops.math_ops import abs_ as abs_op
-
     return abs_op(x) if is_symbolic(x) else builtins.abs(x)
 
 
 def _cast_or_builtin(builtin, dtype):
     def overload(x, *args):
-        from autograph_py.runtime.ops.array_ops import cast
-
         if is_symbolic(x) and not args:
             return cast(x, dtype)
         return builtin(x, *args)
@@ -95,8 +94,6 @@ float_ = _cast_or_builtin(builtins.float, dtypes.float32)
 
 def _extreme(builtin, reduce_name, pairwise_name):
     def overload(*args, **kwargs):
-        from autograph_py.runtime.ops import math_ops, reduction_ops
-
         if kwargs or not builtins.any(is_symbolic(a) for a in args):
             return builtin(*args, **kwargs)
         if builtins.len(args) == 1:
@@ -131,9 +128,6 @@ def isinstance_(obj, classinfo):
 def sum_(iterable, /, start=0):
     """`sum`; a symbolic tensor or a TensorList sums over its first axis."""
     if isinstance(iterable, TensorList) or is_symbolic(iterable):
-        from autograph_py.runtime.ops.core import convert_to_tensor
-        from autograph_py.runtime.ops.reduction_ops import reduce_sum
-
         total = reduce_sum(convert_to_tensor(iterable), axis=0)
         return total if isinstance(start, int) and start == 0 else total + start
     return builtins.sum(iterable, start)

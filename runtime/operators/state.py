@@ -21,6 +21,7 @@ import numbers
 import numpy as np
 from autograph_py.runtime import nest
 from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.ops.creation_ops import zeros
 from autograph_py.runtime.tensor import Tensor
 
 
@@ -64,8 +65,6 @@ def from_tensor(template, tensor):
 
 
 def _zeros_like_spec(value):
-    from autograph_py.runtime.ops.creation_ops import zeros
-
     if isinstance(value, TensorList):
         return TensorList(_zeros_like_spec(value.stacked))
     if not isinstance(value, Tensor):

@@ -14,6 +14,7 @@ themselves. `truth` and `truth_value` apply it.
 """
 
 from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.ops.math_ops import greater, not_equal
 from autograph_py.runtime.tensor import is_symbolic
 
 
@@ -23,8 +24,6 @@ def as_condition(value):
     length = value.length()
     if isinstance(length, int):
         return length > 0
-    from autograph_py.runtime.ops.math_ops import greater
-
     return greater(length, 0)
 
 
@@ -33,8 +32,6 @@ def truth(value):
     if not is_symbolic(value) or value.dtype.is_bool:
         return value
     if value.dtype.is_numeric:
-        from autograph_py.runtime.ops.math_ops import not_equal
-
         return not_equal(value, 0)
     raise TypeError(f"cannot use a {value.dtype.name} tensor ({value!r}) as a condition")
 

@@ -12,6 +12,7 @@ Lists of outputs (unstack) are compared element by element. Returns the eager re
 import numpy as np
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.session import Session
 from autograph_py.runtime.tensor import EagerTensor
 
 
@@ -32,8 +33,6 @@ def assert_same_array(actual, expected, rtol=1e-6, what="result"):
 
 def run_graph(fn, arrays, shapes):
     """Build `fn` on placeholders of `shapes`; return (symbolic outputs, fetched values)."""
-    from autograph_py.runtime.session import Session
-
     with Graph().as_default() as graph:
         inputs = [placeholder(constant(a).dtype, shape) for a, shape in zip(arrays, shapes)]
         outputs = fn(*inputs)
