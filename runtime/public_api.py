@@ -140,6 +140,7 @@ nn = SimpleNamespace(
     sparse_softmax_cross_entropy_with_logits=(
         nn_loss_ops.sparse_softmax_cross_entropy_with_logits),
     sigmoid_cross_entropy_with_logits=nn_loss_ops.sigmoid_cross_entropy_with_logits,
+    top_k=top_k,
 )
 # tf.math: the element-wise ops, reductions and scans TensorFlow keeps there (most are
 # also top-level names, as in TF).

@@ -5,9 +5,10 @@ Contract:
 - `argsort(values, axis=-1, direction='ASCENDING', stable=False)`: int32 indices that
   sort `values` along `axis`. The order is always stable (equal values keep their
   order, in both directions), which satisfies `stable=False` too.
-- `top_k(input, k=1, sorted=True)`: `(values, indices)` of the k largest entries along
-  the last axis, largest first, equal values in index order (TensorFlow's tie rule);
-  `k` static or a scalar tensor, at most the last dim. indices are int32.
+- `top_k(input, k=1, sorted=True, index_type=int32)`: `(values, indices)` of the k
+  largest entries along the last axis, largest first, equal values in index order
+  (TensorFlow's tie rule); `k` static or a scalar tensor, at most the last dim; indices
+  int32 or int64.
 Numeric dtypes only. `direction` is 'ASCENDING' or 'DESCENDING'.
 """
 
@@ -94,28 +95,28 @@ def _check_k(k, columns):
                          f"{columns}")
 
 
-def _top_k_kernel(x, *k_input, k, sorted):
+def _top_k_kernel(x, *k_input, k, sorted, index_type):
     infer.require_kind(x.dtype, infer.NUMERIC)
     if x.ndim == 0:
         raise ValueError("top_k needs a tensor of rank >= 1, got a scalar")
     count = int(int_args.resolve(k, k_input))
     _check_k(count, x.shape[-1])
     indices = stable_argsort(x, -1, descending=True)[..., :count]
-    return np.take_along_axis(x, indices, -1), indices.astype(np.int32)
+    return np.take_along_axis(x, indices, -1), indices.astype(index_type.np_dtype)
 
 
-def _top_k_infer(x, *k_input, k, sorted):
+def _top_k_infer(x, *k_input, k, sorted, index_type):
     infer.require_specs(infer.NUMERIC, x)
     known = int_args.known(k, k_input)
     if x.shape.dims is None:
-        return [(TensorShape(None), x.dtype), (TensorShape(None), dtypes.int32)]
+        return [(TensorShape(None), x.dtype), (TensorShape(None), index_type)]
     if not x.shape.dims:
         raise ValueError("top_k needs a tensor of rank >= 1, got a scalar")
     count = None if known is None else int(known)
     if count is not None:
         _check_k(count, x.shape.dims[-1])
     shape = TensorShape(x.shape.dims[:-1] + (count,))
-    return [(shape, x.dtype), (shape, dtypes.int32)]
+    return [(shape, x.dtype), (shape, index_type)]
 
 
 register(OpDef("TopKV2", _top_k_kernel, _top_k_infer, num_outputs=2))
@@ -123,9 +124,13 @@ register(OpDef("TopKV2", _top_k_kernel, _top_k_infer, num_outputs=2))
 TopKV2 = namedtuple("TopKV2", ["values", "indices"])
 
 
-def top_k(input, k=1, sorted=True, name=None):
+def top_k(input, k=1, sorted=True, index_type=dtypes.int32, name=None):
     """The `k` largest entries along the last axis and their indices, largest first."""
+    index_type = dtypes.as_dtype(index_type)
+    if index_type not in (dtypes.int32, dtypes.int64):
+        raise TypeError(f"top_k: index_type must be int32 or int64, got {index_type.name}")
     static, k_input = int_args.split(k, "top_k", "k", 0)
     values, indices = apply("TopKV2", [convert_to_tensor(input)] + k_input,
-                            {"k": static, "sorted": bool(sorted)}, op_name=name)
+                            {"k": static, "sorted": bool(sorted), "index_type": index_type},
+                            op_name=name)
     return TopKV2(values, indices)

@@ -45,6 +45,9 @@ def test_top_k_is_a_named_pair_and_takes_k_at_run_time():
     result = ag.math.top_k(ag.constant([1.0, 3.0, 2.0]), k=2)
     np.testing.assert_array_equal(result.values.numpy(), [3.0, 2.0])
     np.testing.assert_array_equal(result.indices.numpy(), [1, 2])
+    assert ag.nn.top_k is ag.math.top_k
+    check_modes(lambda t: ag.math.top_k(t, 2, index_type=ag.int64).indices, [TIED],
+                lambda a: _descending_stable_argsort(a, -1)[..., :2].astype(np.int64))
     with ag.Graph().as_default():
         x = ag.placeholder(ag.float32, [2, 4])
         k = ag.placeholder(ag.int32, [])
@@ -71,5 +74,7 @@ def test_sort_errors():
         ag.sort(ag.constant([1.0]), direction="UP")
     with pytest.raises(ValueError, match="TopKV2: input must have at least k=3 entries"):
         ag.math.top_k(ag.constant([1.0, 2.0]), 3)
+    with pytest.raises(TypeError, match="index_type must be int32 or int64"):
+        ag.math.top_k(ag.constant([1.0]), index_type=ag.float32)
     with pytest.raises(TypeError, match="ArgSort: inputs must be numeric"):
         ag.argsort(ag.constant([True, False]))
