@@ -11,12 +11,14 @@ import ast
 
 import gast
 
+from autograph_py.converters.parser import parse_ast
+
 _maps = {}  # generated filename -> (user filename, {generated line: user line})
 
 
 def register(generated_filename, source, origin_tree, line_offset, user_filename):
     """Pair the nodes of `origin_tree` (gast, user lines) with `source` re-parsed."""
-    reparsed = ast.parse(source)
+    reparsed = parse_ast(source)  # under the converters' parse lock (threads)
     # gast nodes subclass ast.AST but are other classes: compare like with like.
     origin = gast.gast_to_ast(origin_tree) if type(origin_tree).__module__.startswith(
         "gast") else origin_tree

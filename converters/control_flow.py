@@ -53,7 +53,7 @@ def _plan(node, function_scope):
     modified = (anno.getanno(node, anno.Static.BODY_SCOPE).modified |
                 anno.getanno(node, anno.Static.ORELSE_SCOPE).modified)
     if isinstance(node, gast.While):  # its test runs in a closure too (walrus)
-        modified |= analysis.activity.head_scope(node).modified
+        modified |= anno.getanno(node, anno.Static.HEAD_SCOPE).modified
     live_in = anno.getanno(node, anno.Static.LIVE_VARS_IN)
     live_out = anno.getanno(node, anno.Static.LIVE_VARS_OUT)
     names = {qn for qn in modified if not qn.is_composite}
@@ -256,7 +256,7 @@ class ControlFlowTransformer(Transformer):
         test = _all(anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, []) + [node.test])
         defs += self._body_function(loop_test, plan,
                                     templates.replace('return test', test=test),
-                                    analysis.activity.head_scope(node))
+                                    anno.getanno(node, anno.Static.HEAD_SCOPE))
         body_def = self._body_function(
             loop_body, plan, node.body, anno.getanno(node, anno.Static.BODY_SCOPE))
         call = self._call('ag__.while_stmt(loop_test, loop_body, get_state, set_state, '

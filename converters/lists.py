@@ -34,22 +34,32 @@ def _method_call(node, method):
 class ListTransformer(Transformer):
     def __init__(self, ctx):
         super().__init__(ctx)
-        self.rebindable = []  # per enclosing function (innermost last): names it may rebind
+        # Per enclosing function (innermost last): [the function, the names it may rebind
+        # or None until a list method call asks for them].
+        self.functions = []
         self.statement_calls = set()  # ids of calls visit_Expr/visit_Assign rewrite
         self.in_own_scope = 0  # depth of lambdas and comprehensions around the node
 
     def visit_FunctionDef(self, node):
-        scope = activity.function_scope(node)
-        self.rebindable.append(scope.locals | scope.nonlocals | scope.globals)
+        self.functions.append([node, None])
         node = self.generic_visit(node)
-        self.rebindable.pop()
+        self.functions.pop()
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
+    def _rebindable(self):
+        """The names the innermost function may rebind (computed once, when needed: most
+        functions call no list method)."""
+        entry = self.functions[-1]
+        if entry[1] is None:
+            scope = activity.function_scope(qual_names.resolve(entry[0]))
+            entry[1] = scope.locals | scope.nonlocals | scope.globals
+        return entry[1]
+
     def _receiver(self, call, method):
         receiver = _method_call(call, method)
-        if receiver is None or not self.rebindable or receiver.id not in self.rebindable[-1]:
+        if receiver is None or not self.functions or receiver.id not in self._rebindable():
             return None
         return receiver
 
@@ -95,5 +105,4 @@ class ListTransformer(Transformer):
 
 
 def transform(node, ctx):
-    qual_names.resolve(node)  # activity reads the qualified names
     return ListTransformer(ctx).visit(node)

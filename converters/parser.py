@@ -12,9 +12,22 @@ import ast
 import inspect
 import linecache
 import textwrap
+import threading
 
 import gast
 from autograph_py.converters.errors import ConversionError
+
+# CPython 3.11 tracks the depth of the AST objects `ast.parse` builds in one counter per
+# interpreter (CPython issue gh-106905), so two threads parsing at once may fail with
+# "SystemError: AST constructor recursion depth mismatch". Conversions run in any
+# thread: every parse of the converters goes through `parse_ast`, under one lock.
+_PARSE_LOCK = threading.Lock()
+
+
+def parse_ast(text, filename='<unknown>'):
+    """`ast.parse(text, filename)`, safe to call from several threads at once."""
+    with _PARSE_LOCK:
+        return ast.parse(text, filename)
 
 
 def _unwrap(fn):
@@ -28,7 +41,7 @@ def _dedent(lines):
     """Dedent a block; lines less indented than the first (continued strings) stay."""
     text = textwrap.dedent(''.join(lines))
     try:
-        ast.parse(text)
+        parse_ast(text)
         return text
     except SyntaxError:
         first = lines[0][:len(lines[0]) - len(lines[0].lstrip())]
@@ -38,7 +51,7 @@ def _dedent(lines):
 
 def _parse(text, filename, line_offset=0):
     try:
-        tree = ast.parse(text, filename)
+        tree = parse_ast(text, filename)
     except SyntaxError as e:
         raise ConversionError(e.msg, filename, (e.lineno or 1) + line_offset,
                               e.offset) from e

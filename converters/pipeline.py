@@ -17,6 +17,7 @@ from autograph_py.converters import (
     control_flow,
     directives,
     functions,
+    lazy_operands,
     lists,
     logical_expressions,
     return_statements,
@@ -49,6 +50,10 @@ PIPELINE = (
     return_statements,
     # Before call_trees, which would hide `l.append(x)` inside converted_call.
     lists,
+    # After lists, whose `:=` in a lazy operand rebinds the list; before call_trees, so
+    # the value's description quotes the user's operator; before control_flow, which
+    # stages the `if` it makes.
+    lazy_operands,
     call_trees,
     # After every lowering above: its analyses must see the flags, `retval_` and the
     # list rebindings as ordinary assignments, and no jump may be left in a body.

@@ -26,7 +26,7 @@ import functools
 import textwrap
 
 import gast
-from autograph_py.converters import anno, traversal
+from autograph_py.converters import anno, parser, traversal
 from autograph_py.converters.copier import copy_tree
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
@@ -143,7 +143,7 @@ class _Replacer(traversal.NodeTransformer):
 
 @functools.cache
 def _parsed(template):
-    tree = gast.parse(textwrap.dedent(template))
+    tree = gast.ast_to_gast(parser.parse_ast(textwrap.dedent(template)))
     _strip_locations(tree)
     return tree
 

@@ -1,15 +1,17 @@
 """Activity analysis: which symbols a piece of code reads and modifies.
 
 `resolve(tree)` annotates every function and lambda with `Static.SCOPE` and every
-compound statement with `Static.BODY_SCOPE` / `Static.ORELSE_SCOPE` (a `For`'s body scope
-includes its target, which the loop binds on every iteration).
+compound statement with `Static.HEAD_SCOPE` (its test, iterable, ...) and
+`Static.BODY_SCOPE` / `Static.ORELSE_SCOPE` (a `For`'s body scope includes its target,
+which the loop binds on every iteration).
 
 Scoping follows Python: a nested function, lambda, class or comprehension is its own
 scope. What it reads from the enclosing scope counts as a read where it is defined, and
 names it declares `nonlocal` and writes count as modifications there; its own locals
 (parameters, comprehension targets) are invisible outside. A call of a function defined
-in the enclosing function (`bump()`) also counts its `nonlocal` writes as modifications
-at the call site, so a loop calling it carries the names it rebinds.
+in the enclosing function, or in a function enclosing that one (`bump()`), also counts
+its `nonlocal` writes as modifications at the call site, so a loop calling it carries the
+names it rebinds.
 
 A nested function or lambda sees the enclosing function's variables, not their values
 at its definition: whenever it runs, it reads (or rebinds) their current binding.
@@ -187,30 +189,32 @@ def function_scope(node, closure_writes=None):
     return collector.scope
 
 
-def head_scope(node):
+def head_scope(node, closure_writes=None):
     """Activity of the part of a compound statement that runs before its blocks.
 
     A loop's head includes its `Basic.EXTRA_LOOP_TEST` (checked before each iteration).
     """
     extra = anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, [])
     if isinstance(node, gast.If):
-        return block_scope([node.test])
-    if isinstance(node, gast.While):
-        return block_scope(extra + [node.test])
-    if isinstance(node, (gast.For, gast.AsyncFor)):
-        return block_scope(extra + [node.iter])
-    if isinstance(node, (gast.With, gast.AsyncWith)):
-        return block_scope(node.items)
-    if isinstance(node, gast.ExceptHandler):
-        return block_scope([n for n in (node.type, node.name) if n is not None])
-    if isinstance(node, gast.Try):
-        return Scope()
-    if isinstance(node, gast.Match):
-        return block_scope([node.subject] + [c.pattern for c in node.cases])
-    return block_scope([node])
+        parts = [node.test]
+    elif isinstance(node, gast.While):
+        parts = extra + [node.test]
+    elif isinstance(node, (gast.For, gast.AsyncFor)):
+        parts = extra + [node.iter]
+    elif isinstance(node, (gast.With, gast.AsyncWith)):
+        parts = node.items
+    elif isinstance(node, gast.ExceptHandler):
+        parts = [n for n in (node.type, node.name) if n is not None]
+    elif isinstance(node, gast.Try):
+        parts = []
+    elif isinstance(node, gast.Match):
+        parts = [node.subject] + [c.pattern for c in node.cases]
+    else:
+        parts = [node]
+    return block_scope(parts, closure_writes)
 
 
-def _local_function_writes(node):
+def local_function_writes(node):
     """{name: nonlocal QNs it writes} for the functions defined directly in `node`."""
     writes = {}
     body = node.body if isinstance(node, _FUNCTIONS) else [node.body]
@@ -228,14 +232,27 @@ def _local_function_writes(node):
     return {name: qns for name, qns in writes.items() if qns}
 
 
+def visible_function_writes(node, outer_writes):
+    """({name: nonlocal QNs it writes} for the local functions callable in the function
+    `node`, its Scope): its own, and those of enclosing functions (`outer_writes`) that
+    it does not shadow."""
+    own = local_function_writes(node)
+    scope = function_scope(node, {**outer_writes, **own})
+    writes = {name: qns for name, qns in outer_writes.items() if name not in scope.locals}
+    writes.update(own)
+    return writes, scope
+
+
 class _Annotator(traversal.NodeVisitor):
     def __init__(self):
-        # Per function being annotated (innermost last): its local functions' writes.
+        # Per function being annotated (innermost last): the local functions' writes.
         self.closure_writes = []
 
     def _function(self, node):
-        self.closure_writes.append(_local_function_writes(node))
-        anno.setanno(node, anno.Static.SCOPE, function_scope(node, self.closure_writes[-1]))
+        outer = self.closure_writes[-1] if self.closure_writes else {}
+        writes, scope = visible_function_writes(node, outer)
+        anno.setanno(node, anno.Static.SCOPE, scope)
+        self.closure_writes.append(writes)
         self.generic_visit(node)
         self.closure_writes.pop()
 
@@ -249,6 +266,7 @@ class _Annotator(traversal.NodeVisitor):
         anno.setanno(node, anno.Static.BODY_SCOPE, body)
         anno.setanno(node, anno.Static.ORELSE_SCOPE,
                      block_scope(getattr(node, 'orelse', []), writes))
+        anno.setanno(node, anno.Static.HEAD_SCOPE, head_scope(node, writes))
         self.generic_visit(node)
 
     visit_If = visit_For = visit_AsyncFor = visit_While = visit_With = visit_AsyncWith = \

@@ -175,6 +175,52 @@ def break_in_the_else_of_an_inner_for(xs):
     return n
 
 
+# --- lazy operands that rebind a variable (found by tests/fuzz) ------------------------
+
+
+def and_operand_calls_a_helper_that_rebinds(a, b, xs):
+    v2 = a
+
+    def h1(p):
+        nonlocal v2
+        v2 = v2 + p
+    if v2 and h1(0):
+        v0 = a if b else v2
+    return v2
+
+
+def while_test_operand_calls_a_helper_that_rebinds(a, b, xs):
+    v0 = 0
+    v1 = a
+
+    def h1(p):
+        nonlocal v0
+        v0 = v0 + p
+        return v0
+    w3 = 0
+    while w3 < 2 and (-h1(1) <= v1 + v0 or max(-1, len(xs)) > v1 // 3):
+        w3 += 1
+        v0 = -v0 % 9
+    return v0, w3
+
+
+def ternary_branch_calls_a_helper_that_rebinds(a):
+    n = 0
+
+    def bump(k):
+        nonlocal n
+        n = n + k
+        return n
+    r = bump(2) if a > 0 else bump(-1)
+    return r, n
+
+
+def or_value_rebinds_with_walrus(a):
+    y = 1
+    r = a or (y := a + 5)
+    return r, y
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -189,6 +235,11 @@ CASES = [
     (break_in_the_else_of_an_inner_while, [([1, 2],), ([],)]),
     (count_until_the_else_of_an_inner_while_breaks, [([1, 2],), ([],)]),
     (break_in_the_else_of_an_inner_for, [([1, 2, 3],), ([0],)]),
+    (and_operand_calls_a_helper_that_rebinds, [(0, 0, []), (3, 1, [1]), (2, 0, [])]),
+    (while_test_operand_calls_a_helper_that_rebinds, [(0, 0, []), (4, 1, [1, 2]),
+                                                      (-3, 0, [5])]),
+    (ternary_branch_calls_a_helper_that_rebinds, [(1,), (-1,)]),
+    (or_value_rebinds_with_walrus, [(0,), (3,)]),
 ]
 
 

@@ -819,9 +819,24 @@ def undefined_read(x):
     return y
 
 
+def lazy_operands_that_rebind(a, b):
+    count = 0
+    seen = 0
+
+    def bump(k):
+        nonlocal count
+        count = count + k
+        return count
+    if a > 0 and (b > 0 or (seen := bump(2)) > 1):
+        count = count * 10
+    r = bump(1) if b > 1 else count
+    return count, seen, r
+
+
 abs_lambda = lambda x: x if x >= 0 else -x  # noqa: E731
 
 CASES = [
+    Case(lazy_operands_that_rebind, [(1, 1), (1, 0), (0, 0), (1, 2), (-1, 3)]),
     Case(square_if_positive, [(9.0,), (-9.0,), (0.0,)]),
     Case(abs_value, [(3,), (-2,)]),
     Case(sign, [(5,), (-5,), (0,)]),

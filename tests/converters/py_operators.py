@@ -90,6 +90,10 @@ def not_(value):
     return not value
 
 
+def bool_(value):
+    return bool(value)
+
+
 def compare_chain(left, *ops_and_thunks):
     result = True
     for op, thunk in zip(ops_and_thunks[::2], ops_and_thunks[1::2]):

@@ -195,3 +195,21 @@ def test_jumps_inside_try_become_plain_assignments():
     assert 'try:\n        retval_ = ag__.converted_call(int, s)\n' in text
     assert 'except ValueError:\n        retval_ = 0\n    return retval_' in text
     assert 'do_return' not in text  # both paths return: the try is in tail position
+
+
+def test_lazy_operands_that_rebind_become_a_local_function_with_an_if():
+    code = convert('''
+        def f(a, b):
+            n = 0
+            def bump():
+                nonlocal n
+                n += 1
+                return n
+            if a and bump():
+                b = a or b
+            return n, b
+    ''')
+    assert count(code, 'def and_value():') == 1 and 'nonlocal n' in code
+    assert "'<value of `a and bump()`>'" in code
+    assert 'ag__.and_' not in code  # lowered to an if
+    assert count(code, 'ag__.or_(') == 1  # `a or b` rebinds nothing: left as it is

@@ -1,0 +1,250 @@
+"""Boolean operators and ternaries whose lazy operands rebind names, as `if` statements.
+
+An operand that runs only when the ones before it decide so (`h(0)` in `v and h(0)`, the
+branches of `x if c else y`) may rebind a name of the function: it calls a local
+function that writes the name through `nonlocal`, or it binds one with `:=`. Staging
+such an operator as a value (`ag__.and_`) would trace the operand in a `cond` branch and
+leave the name holding a tensor of that branch. So the operator becomes a call of a
+local function holding an `if`, which control flow then stages with the names as state:
+
+    if v and h(0):                 def and_value():
+        ...                 ->         nonlocal v
+                                       value = ag__.bool_(v)
+                                       if value:
+                                           value = ag__.bool_(h(0))
+                                       return value
+                                   if and_value():
+                                       ...
+
+The call stands where the operator stood, so evaluation order is kept. In a test
+position (the condition of `if`/`while`/a ternary, the operand of `not`, an operand of a
+boolean operator in a test position) only truth matters, so each operand goes through
+`ag__.bool_`; elsewhere the value is kept. A ternary, already `ag__.if_exp(c, lambda: x,
+lambda: y, source)` here, becomes `if c: value = x / else: value = y`. Names the
+function declares `global` are declared `global` in the generated function; a name only
+ever bound by a moved `:=` is first bound to `ag__.Undefined` at the top of the
+function (a `nonlocal` needs a binding). Operators inside lambdas and comprehensions
+(where no statement can go) stay as they are.
+
+After this pass no boolean operator or ternary outside a lambda or comprehension has a
+lazy operand that rebinds a name of the function.
+"""
+import ast
+
+import gast
+from autograph_py.converters import anno, templates, traversal
+from autograph_py.converters.analysis import activity, qual_names
+from autograph_py.converters.transformer import Transformer
+
+_FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_OWN_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+_BLOCKS = ('body', 'orelse', 'finalbody')
+
+
+def _if_exp_parts(node):
+    """(test, body, orelse, source) of an `ag__.if_exp(...)` call with thunks, else None."""
+    if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
+            node.func.attr == 'if_exp' and isinstance(node.func.value, gast.Name) and
+            node.func.value.id == 'ag__' and len(node.args) == 4):
+        return None
+    test, body, orelse, source = node.args
+    if not all(anno.hasanno(t, anno.Basic.THUNK) for t in (body, orelse)):
+        return None
+    return test, body.body, orelse.body, source.value
+
+
+def _walrus_only_names(function):
+    """Plain names the function binds only with `:=` (never assigns otherwise)."""
+    walrus, other = set(), set()
+    args = function.args
+    other.update(a.id for a in args.posonlyargs + args.args + args.kwonlyargs +
+                 [args.vararg, args.kwarg] if a is not None)
+    todo = list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, gast.NamedExpr):
+            walrus.add(node.target.id)
+            todo.append(node.value)
+            continue
+        if isinstance(node, _FUNCTIONS + (gast.ClassDef,)):
+            other.add(node.name)
+            continue
+        if isinstance(node, (gast.Global, gast.Nonlocal)):
+            other.update(node.names)
+            continue
+        if isinstance(node, gast.Lambda):
+            continue
+        if isinstance(node, gast.Name) and not isinstance(node.ctx, gast.Load):
+            other.add(node.id)
+        todo.extend(traversal.children(node))
+    return walrus - other
+
+
+class _Function:
+    """What lowering needs to know of the function whose statements it rewrites."""
+
+    def __init__(self, node, outer_writes):
+        self.closure_writes, scope = activity.visible_function_writes(node, outer_writes)
+        self.globals = scope.globals
+        self.walrus_only = _walrus_only_names(node)
+        self.unbound = set()  # walrus_only names a generated function declares nonlocal
+
+
+class LazyOperandTransformer(Transformer):
+    def __init__(self, ctx):
+        super().__init__(ctx)
+        self.functions = []
+
+    def visit_FunctionDef(self, node):
+        outer = self.functions[-1].closure_writes if self.functions else {}
+        function = _Function(node, outer)
+        self.functions.append(function)
+        node.body = self._block(node.body)
+        self.functions.pop()
+        if function.unbound:
+            init = []
+            for name in sorted(function.unbound):
+                init += templates.replace('name = ag__.Undefined(label)', name=name,
+                                          label=gast.Constant(value=name, kind=None))
+            node.body = self.locate(init, node) + node.body
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        return node  # no statement can go inside it
+
+    def _block(self, stmts):
+        out = []
+        for stmt in stmts:
+            if isinstance(stmt, _FUNCTIONS):
+                out.append(self.visit(stmt))
+                continue
+            if isinstance(stmt, gast.ClassDef):
+                out.append(stmt)
+                continue
+            defs = []
+            for field, value in gast.iter_fields(stmt):
+                if field in _BLOCKS or field in ('handlers', 'cases'):
+                    continue
+                test = field == 'test' and isinstance(stmt, (gast.If, gast.While))
+                setattr(stmt, field, self._expression(value, test, defs))
+            out += self.locate(defs, stmt) if defs else []
+            out.append(stmt)
+            for field in _BLOCKS:
+                if getattr(stmt, field, None):
+                    setattr(stmt, field, self._block(getattr(stmt, field)))
+            for part in getattr(stmt, 'handlers', []) + getattr(stmt, 'cases', []):
+                part.body = self._block(part.body)
+        return out
+
+    def _expression(self, node, test, defs):
+        """`node` with its operators that need it lowered; their functions go to `defs`."""
+        if isinstance(node, list):
+            return [self._expression(n, test, defs) for n in node]
+        if not isinstance(node, gast.AST) or isinstance(node, _OWN_SCOPES + (gast.stmt,)):
+            return node
+        if isinstance(node, gast.BoolOp):
+            rebound = self._rebound(node.values[1:])
+            if rebound:
+                return self._lower_bool_op(node, test, rebound, defs)
+            node.values = [self._expression(v, test, defs) for v in node.values]
+            return node
+        if_exp = _if_exp_parts(node)
+        if if_exp is not None:
+            rebound = self._rebound(if_exp[1:3])
+            if rebound:
+                return self._lower_if_exp(*if_exp, test, rebound, defs)
+            node.args[0] = self._expression(node.args[0], True, defs)
+            return node
+        for field, value in gast.iter_fields(node):
+            operand_test = isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not)
+            setattr(node, field, self._expression(value, operand_test, defs))
+        return node
+
+    def _rebound(self, operands):
+        """Plain names the operands rebind (sorted), or [] when they rebind none."""
+        writes = self.functions[-1].closure_writes if self.functions else {}
+        return sorted({str(qn) for qn in activity.block_scope(operands, writes).modified
+                       if not qn.is_composite})
+
+    def _operand(self, value, test, expr):
+        """The statements `value = expr`, the operand's truth in a test position."""
+        if test:
+            expr = templates.replace_as_expression('ag__.bool_(x)', x=expr)
+        return templates.replace('value = expr', value=value, expr=expr)
+
+    def _function(self, base, source, rebound, body_of, defs):
+        """A call of a new local function computing `value` with `body_of(value)`."""
+        function = self.functions[-1]
+        namer = self.ctx.namer
+        name = namer.new_symbol(base)
+        value = namer.new_symbol('value', meaning=f'value of `{source}`')
+        function.unbound.update(n for n in rebound if n in function.walrus_only)
+        new = templates.replace('''
+            def name():
+                nonlocal names
+                global gnames
+                body
+                return value
+        ''', name=name, names=[n for n in rebound if n not in function.globals],
+            gnames=[n for n in rebound if n in function.globals], body=body_of(value),
+            value=value)
+        defs.extend(self._block(new))  # lowers what the moved operands still hold
+        call = templates.replace_as_expression('name()', name=name)
+        anno.setanno(call, anno.Basic.SKIP_PROCESSING, True)  # not a converted_call
+        return call
+
+    def _lower_bool_op(self, node, test, rebound, defs):
+        source = _source(node)
+        check = 'if value:' if isinstance(node.op, gast.And) else 'if not value:'
+
+        def body_of(value):
+            stmts = self._operand(value, test, node.values[-1])
+            for operand in reversed(node.values[:-1]):
+                stmts = self._operand(value, test, operand) + templates.replace(
+                    f'''
+                    {check}
+                        rest
+                    ''', value=value, rest=stmts)
+            return stmts
+
+        base = 'and_value' if isinstance(node.op, gast.And) else 'or_value'
+        return self._function(base, source, rebound, body_of, defs)
+
+    def _lower_if_exp(self, cond, body, orelse, source, test, rebound, defs):
+        def body_of(value):
+            return templates.replace('''
+                if cond:
+                    body
+                else:
+                    orelse
+            ''', cond=cond, body=self._operand(value, test, body),
+                orelse=self._operand(value, test, orelse))
+
+        return self._function('if_exp_value', source, rebound, body_of, defs)
+
+
+def _source(node):
+    return ast.unparse(gast.gast_to_ast(node))
+
+
+def _may_rebind_lazily(tree):
+    """Whether `tree` has an operator with lazy operands and something that rebinds a
+    name from an expression (`nonlocal` in a helper, `:=`): most functions have not."""
+    operators = rebinders = False
+    for node in traversal.walk(tree):
+        if isinstance(node, (gast.BoolOp, gast.Lambda)):  # ternaries have thunks by now
+            operators = True
+        elif isinstance(node, (gast.Nonlocal, gast.NamedExpr)):
+            rebinders = True
+        if operators and rebinders:
+            return True
+    return False
+
+
+def transform(node, ctx):
+    if not _may_rebind_lazily(node):
+        return node
+    qual_names.resolve(node)  # activity reads the qualified names
+    return LazyOperandTransformer(ctx).visit(node)
