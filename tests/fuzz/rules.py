@@ -13,6 +13,7 @@ checks it on every smaller program (`bound_before_use`).
 """
 
 import ast
+import builtins
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 
@@ -21,7 +22,22 @@ def bound_before_use(source):
     tree = ast.parse(source)
     f = next(node for node in tree.body if getattr(node, "name", None) == "f")
     params = {arg.arg for arg in f.args.args}
-    return _block(f.body, params, _locals(f) | params)
+    # A name bound nowhere (not in f, the module or builtins) is never bound: a local.
+    known = _module_names(tree) | set(dir(builtins))
+    unknown = {node.id for node in ast.walk(f) if isinstance(node, ast.Name)} - known
+    return _block(f.body, params, _locals(f) | params | unknown)
+
+
+def _module_names(tree):
+    names = set()
+    for statement in tree.body:
+        if isinstance(statement, _SCOPES):
+            names.add(statement.name)
+        elif isinstance(statement, ast.Assign):
+            names |= _stored(statement)
+        elif isinstance(statement, (ast.Import, ast.ImportFrom)):
+            names |= {alias.asname or alias.name.split(".")[0] for alias in statement.names}
+    return names
 
 
 def _locals(f):
