@@ -32,6 +32,9 @@ REJECTIONS = (
               "**A variable first defined inside a staged loop and used after it.**"),
     Rejection("non-scalar-condition", ValueError, r"the condition must be a scalar",
               "**A condition that is not a scalar.**"),
+    Rejection("and-or-value-dtypes", TypeError,
+              r"'the value of `(and|or)`' has dtype \w+ in the true branch but \w+",
+              "**`and` / `or` as a value whose operands have different dtypes.**"),
 )
 
 
