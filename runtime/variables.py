@@ -21,7 +21,7 @@ import threading
 
 import numpy as np
 from autograph_py.runtime import context, lifting
-from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.ops.core import constant, convert_to_tensor
 from autograph_py.runtime.registry import OpDef, apply, register
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import EagerTensor, Tensor, immutable, read_only, to_array
@@ -190,7 +190,7 @@ class Variable:
                                 f"'{self.name}' of dtype {self.dtype.name}; cast it with ag.cast")
         else:
             try:
-                value = convert_to_tensor(to_array(value, self.dtype))
+                value = constant(value, self.dtype)
             except TypeError as e:
                 raise TypeError(f"cannot assign {value!r:.60} to variable '{self.name}' of "
                                 f"dtype {self.dtype.name}: {e}") from None

@@ -47,14 +47,13 @@ def constant(value, dtype=None, shape=None, name=None):
     array = to_array(value, dtype)
     # The tensor must not change when the user's array does: a Python value converts to
     # a new array, a tensor's array is immutable already, anything else may be shared.
-    if type(value) in _CONVERTED_TO_NEW_ARRAYS or isinstance(value, np.generic):
-        array = read_only(array)
-    elif not (isinstance(value, EagerTensor) and array is value._value):
+    if not (type(value) in _CONVERTED_TO_NEW_ARRAYS or isinstance(value, np.generic) or
+            isinstance(value, EagerTensor) and array is value._value):
         array = immutable(array)
     if shape is not None:
         shape = tuple(shape)
         if array.size == 1 and np.prod(shape, dtype=np.int64) != 1:
-            array = read_only(np.full(shape, array.reshape(()), dtype=array.dtype))
+            array = np.full(shape, array.reshape(()), dtype=array.dtype)
         else:
             try:
                 array = array.reshape(shape)
@@ -64,7 +63,9 @@ def constant(value, dtype=None, shape=None, name=None):
     graph = context.current_graph()
     if graph is None:
         return EagerTensor(array)
-    return apply("Const", [], {"value": array, "dtype": dtypes.as_dtype(array.dtype)},
+    # Read-only: `Session.run` hands the value of a Const out as it is. (An eager tensor's
+    # array may stay writable: `numpy()` gives read-only views of it.)
+    return apply("Const", [], {"value": read_only(array), "dtype": dtypes.as_dtype(array.dtype)},
                  op_name=name)
 
 
