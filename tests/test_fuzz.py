@@ -11,7 +11,7 @@ from tests.fuzz import minimizer, runner
 from tests.fuzz.__main__ import main
 from tests.fuzz.campaign import run_campaign
 from tests.fuzz.generator import generate
-from tests.fuzz.rejections import REJECTIONS
+from tests.fuzz.rejections import REJECTIONS, classify
 from tests.fuzz.rules import bound_before_use
 
 LIMITATIONS = pathlib.Path(__file__).parents[1] / "docs" / "limitations.md"
@@ -108,6 +108,15 @@ def test_every_rejection_kind_names_a_passage_of_limitations_md():
     for row in REJECTIONS:
         assert row.section in text, (row.kind, row.section)
     assert len({row.kind for row in REJECTIONS}) == len(REJECTIONS)
+
+
+def test_a_rule_about_the_program_is_a_rejection_only_when_the_program_breaks_it():
+    error = ValueError("'y' is defined in only one branch of the `if` and used after it")
+    reads_unbound = "def f(a, b, xs):\n    if a:\n        y = 1\n    return y\n"
+    bound = "def f(a, b, xs):\n    if a:\n        y = 1\n    return a\n"
+    assert classify(error, reads_unbound) == ("one-branch", True)
+    assert classify(error, bound) == ("one-branch", False)
+    assert classify(KeyError("k"), bound) == (None, False)
 
 
 def test_results_compare_exactly():

@@ -11,8 +11,9 @@ as plain Python, then converted in each mode of `MODES`:
             eager tensors.
 Each mode ends as one outcome: match, wrong (some input gave another answer), crash (an
 error that is not a documented rejection), hang (no answer within the time limit), or
-rejected (an error that rejections.py recognizes; only the staged modes, graph and
-function, may reject, since the others must be Python). Results compare exactly: ints
+rejected (an error that rejections.py recognizes as documented; only the staged modes,
+graph and function, may reject, since the others must be Python; a recognized error whose
+premise is false is a crash, "false rejection"). Results compare exactly: ints
 stay ints, bools stay bools, tuples stay tuples.
 """
 
@@ -125,21 +126,22 @@ def run(source, inputs, modes=MODES, seconds=3.0, path=None):
     except Exception as e:  # a SyntaxError, most likely: edits while minimizing may do that
         raise OracleError(describe(e)) from e
     expected = oracle(fn, inputs)
-    return Report(expected, {mode: run_mode(mode, fn, inputs, expected, seconds)
+    return Report(expected, {mode: run_mode(mode, fn, source, inputs, expected, seconds)
                              for mode in modes})
 
 
-def run_mode(mode, fn, inputs, expected, seconds=3.0):
+def run_mode(mode, fn, source, inputs, expected, seconds=3.0):
     try:
         with time_limit(seconds):
             answers = _CALLERS[mode](fn, inputs)
     except Hang as e:
         return ModeResult(mode, "hang", str(e), "hang")
     except Exception as e:
-        kind = classify(e) if mode in STAGED_MODES else None
-        if kind:
+        kind, documented = classify(e, source) if mode in STAGED_MODES else (None, False)
+        if documented:
             return ModeResult(mode, "rejected", describe(e), kind)
-        return ModeResult(mode, "crash", describe(e), type(e).__name__)
+        return ModeResult(mode, "crash", describe(e),
+                          f"false rejection ({kind})" if kind else type(e).__name__)
     for args, want, got in zip(inputs, expected, answers):
         if not same(want, got):
             return ModeResult(mode, "wrong", f"f{args!r}: Python {want!r}, {mode} {got!r}",
