@@ -24,7 +24,10 @@ lambda: y, source)` here, becomes `if c: value = x / else: value = y`. Names the
 function declares `global` are declared `global` in the generated function; a name only
 ever bound by a moved `:=` is first bound to `ag__.Undefined` at the top of the
 function (a `nonlocal` needs a binding). Operators inside lambdas and comprehensions
-(where no statement can go) stay as they are.
+(where no statement can go) stay as they are. An operator whose first operand rebinds a
+name is lowered too (`ag__.and_` takes every operand as a lambda, where `:=` would bind
+a name of the lambda), and so is a `while` test that rebinds names, joined first with
+the loop's lowered-jump tests (`not break_ and test`), which run before it.
 
 After this pass no boolean operator or ternary outside a lambda or comprehension has a
 lazy operand that rebinds a name of the function.
@@ -80,6 +83,16 @@ def _walrus_only_names(function):
     return walrus - other
 
 
+def _join_loop_tests(loop, rebound):
+    """A `while` test that rebinds names joins the loop's lowered-jump tests here, as
+    `not break_ and test`, so that this pass lowers the `and` (control flow would join
+    them with an `and` it leaves as it is)."""
+    extra = anno.getanno(loop, anno.Basic.EXTRA_LOOP_TEST, [])
+    if extra and rebound:
+        loop.test = gast.BoolOp(op=gast.And(), values=extra + [loop.test])
+        anno.delanno(loop, anno.Basic.EXTRA_LOOP_TEST)
+
+
 class _Function:
     """What lowering needs to know of the function whose statements it rewrites."""
 
@@ -124,6 +137,8 @@ class LazyOperandTransformer(Transformer):
                 out.append(stmt)
                 continue
             defs = []
+            if isinstance(stmt, gast.While):
+                _join_loop_tests(stmt, self._rebound([stmt.test]))
             for field, value in gast.iter_fields(stmt):
                 if field in _BLOCKS or field in ('handlers', 'cases'):
                     continue
@@ -145,7 +160,9 @@ class LazyOperandTransformer(Transformer):
         if not isinstance(node, gast.AST) or isinstance(node, _OWN_SCOPES + (gast.stmt,)):
             return node
         if isinstance(node, gast.BoolOp):
-            rebound = self._rebound(node.values[1:])
+            # The first operand counts too: `ag__.and_` takes every operand as a lambda,
+            # where `:=` would bind a name of the lambda.
+            rebound = self._rebound(node.values)
             if rebound:
                 return self._lower_bool_op(node, test, rebound, defs)
             node.values = [self._expression(v, test, defs) for v in node.values]
@@ -230,11 +247,14 @@ def _source(node):
 
 
 def _may_rebind_lazily(tree):
-    """Whether `tree` has an operator with lazy operands and something that rebinds a
-    name from an expression (`nonlocal` in a helper, `:=`): most functions have not."""
+    """Whether `tree` has an operator with lazy operands (or a `while` with lowered-jump
+    tests) and something that rebinds a name from an expression (`nonlocal` in a
+    helper, `:=`): most functions have neither."""
     operators = rebinders = False
     for node in traversal.walk(tree):
-        if isinstance(node, (gast.BoolOp, gast.Lambda)):  # ternaries have thunks by now
+        if isinstance(node, (gast.BoolOp, gast.Lambda)) or (  # ternaries are thunks now
+                isinstance(node, gast.While) and
+                anno.hasanno(node, anno.Basic.EXTRA_LOOP_TEST)):
             operators = True
         elif isinstance(node, (gast.Nonlocal, gast.NamedExpr)):
             rebinders = True

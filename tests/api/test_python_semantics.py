@@ -185,7 +185,7 @@ def and_operand_calls_a_helper_that_rebinds(a, b, xs):
         nonlocal v2
         v2 = v2 + p
     if v2 and h1(0):
-        v0 = a if b else v2
+        v0 = a if b else v2  # noqa: F841 -- reading v2 here is the repro
     return v2
 
 
@@ -221,6 +221,35 @@ def or_value_rebinds_with_walrus(a):
     return r, y
 
 
+# --- names bound by `:=` in a test (found by tests/fuzz) --------------------------------
+
+
+def if_test_binds_what_the_body_rebinds(a):
+    v1 = a
+    if (v0 := v1):
+        v0 = v0 or 0
+    return v1
+
+
+def while_test_binds_and_the_body_returns(a, b):
+    v0 = a
+    w2 = 0
+    while w2 < 3 and (v0 := v0 + a) > b:
+        w2 += 1
+        if w2 < b:
+            return w2
+        v0 -= a
+    return v0
+
+
+def walrus_in_the_first_operand(a, b):
+    v2 = b
+    r = 0
+    if (v2 := (v2 + 3) % 5) > a and a <= v2:
+        r = v2
+    return r, v2
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -240,6 +269,9 @@ CASES = [
                                                       (-3, 0, [5])]),
     (ternary_branch_calls_a_helper_that_rebinds, [(1,), (-1,)]),
     (or_value_rebinds_with_walrus, [(0,), (3,)]),
+    (if_test_binds_what_the_body_rebinds, [(0,), (2,)]),
+    (while_test_binds_and_the_body_returns, [(0, 0), (1, 5), (2, -1)]),
+    (walrus_in_the_first_operand, [(0, 0), (1, 4), (3, 1)]),
 ]
 
 
