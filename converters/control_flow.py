@@ -14,7 +14,8 @@ starts (after jumps were lowered):
   statement matters (live before it, or live after it, which names the function
   declares global or nonlocal always are, and so are names a nested function or lambda
   reads or rebinds: it sees the variable, whenever it runs), or when the statement's
-  head binds them (`if (n := f()):`): names only used inside a body stay local;
+  head binds them (`if (n := f()):`, the head runs outside the body's closure); names
+  only used inside a body stay local;
 * the state of an `if` or a loop is its nonlocal names (an `if` needs even those dead
   after it, so staging can restore them between the two branches); attributes and
   constant subscripts a body assigns (`self.x`, `d['k']`) are always state, unless
