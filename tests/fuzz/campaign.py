@@ -95,9 +95,16 @@ def shrink(source, inputs, failure, seconds, deadline):
                                 seconds=seconds)
         except runner.OracleError:
             return False
+        if not all(_ints(answer) for answer in report.expected):
+            return False  # the generator's contract: f returns ints or tuples of ints
         result = report.modes[failure.mode]
         last[candidate, repr(candidate_inputs)] = result
         return result.signature() == failure.signature()
 
     source, inputs = minimizer.minimize(source, inputs, still_fails, deadline)
     return source, inputs, last.get((source, repr(inputs)), failure)
+
+
+def _ints(answer):
+    values = answer if isinstance(answer, tuple) else (answer,)
+    return all(type(value) is int for value in values)
