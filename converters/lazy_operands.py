@@ -20,7 +20,10 @@ The call stands where the operator stood, so evaluation order is kept. In a test
 position (the condition of `if`/`while`/a ternary, the operand of `not`, an operand of a
 boolean operator in a test position) only truth matters, so each operand goes through
 `ag__.bool_`; elsewhere the value is kept. A ternary, already `ag__.if_exp(c, lambda: x,
-lambda: y, source)` here, becomes `if c: value = x / else: value = y`. Names the
+lambda: y, source)` here, becomes `if c: value = x / else: value = y`. A comparison
+chain (`a < (b := f()) < c`, or a single `in`, whose right operands logical_expressions
+would put in lambdas) evaluates each operand into a variable of its own, each
+comparison under an `if` on the ones before. Names the
 function declares `global` are declared `global` in the generated function; a name only
 ever bound by a moved `:=` is first bound to `ag__.Undefined` at the top of the
 function (a `nonlocal` needs a binding). Operators inside lambdas and comprehensions
@@ -54,6 +57,13 @@ def _if_exp_parts(node):
     if not all(anno.hasanno(t, anno.Basic.THUNK) for t in (body, orelse)):
         return None
     return test, body.body, orelse.body, source.value
+
+
+def _chained(node):
+    """Whether `node` is a comparison whose right operands logical_expressions turns
+    into lambdas: a chain (`a < b <= c`), or a single `in`/`not in`."""
+    return isinstance(node, gast.Compare) and (
+        len(node.ops) > 1 or isinstance(node.ops[0], (gast.In, gast.NotIn)))
 
 
 def _walrus_only_names(function):
@@ -167,6 +177,10 @@ class LazyOperandTransformer(Transformer):
                 return self._lower_bool_op(node, test, rebound, defs)
             node.values = [self._expression(v, test, defs) for v in node.values]
             return node
+        if _chained(node):
+            rebound = self._rebound(node.comparators)
+            if rebound:
+                return self._lower_compare(node, rebound, defs)
         if_exp = _if_exp_parts(node)
         if if_exp is not None:
             rebound = self._rebound(if_exp[1:3])
@@ -229,6 +243,30 @@ class LazyOperandTransformer(Transformer):
         base = 'and_value' if isinstance(node.op, gast.And) else 'or_value'
         return self._function(base, source, rebound, body_of, defs)
 
+    def _lower_compare(self, node, rebound, defs):
+        """`a < b < c`: each operand once, into a variable of its own, left to right; each
+        comparison runs only when the ones before it held."""
+        def body_of(value):
+            operands = [self.ctx.namer.new_symbol('operand') for _ in node.comparators]
+            stmts = []
+            for i in reversed(range(len(node.ops))):
+                left = operands[i - 1] if i else node.left
+                step = templates.replace('''
+                    operand = right
+                    value = compare
+                ''', operand=operands[i], right=node.comparators[i], value=value,
+                    compare=gast.Compare(left=_load(left), ops=[node.ops[i]],
+                                         comparators=[_load(operands[i])]))
+                if stmts:
+                    step += templates.replace('''
+                        if value:
+                            rest
+                    ''', value=value, rest=stmts)
+                stmts = step
+            return stmts
+
+        return self._function('compare_value', _source(node), rebound, body_of, defs)
+
     def _lower_if_exp(self, cond, body, orelse, source, test, rebound, defs):
         def body_of(value):
             return templates.replace('''
@@ -242,6 +280,12 @@ class LazyOperandTransformer(Transformer):
         return self._function('if_exp_value', source, rebound, body_of, defs)
 
 
+def _load(name_or_node):
+    if not isinstance(name_or_node, str):
+        return name_or_node
+    return gast.Name(id=name_or_node, ctx=gast.Load(), annotation=None, type_comment=None)
+
+
 def _source(node):
     return ast.unparse(gast.gast_to_ast(node))
 
@@ -252,7 +296,8 @@ def _may_rebind_lazily(tree):
     helper, `:=`): most functions have neither."""
     operators = rebinders = False
     for node in traversal.walk(tree):
-        if isinstance(node, (gast.BoolOp, gast.Lambda)) or (  # ternaries are thunks now
+        # A ternary is an ag__.if_exp call with lambdas by now.
+        if isinstance(node, (gast.BoolOp, gast.Lambda, gast.Compare)) or (
                 isinstance(node, gast.While) and
                 anno.hasanno(node, anno.Basic.EXTRA_LOOP_TEST)):
             operators = True

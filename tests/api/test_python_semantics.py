@@ -250,6 +250,19 @@ def walrus_in_the_first_operand(a, b):
     return r, v2
 
 
+def walrus_in_a_comparison_chain(a):
+    c = 0
+    if a < (c := a * 2) <= 6 < (c := c + 10):
+        a = a + 1
+    return a, c
+
+
+def walrus_on_the_right_of_in(a):
+    y = []
+    r = a in (y := [a, 2])
+    return r, len(y)
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -272,6 +285,8 @@ CASES = [
     (if_test_binds_what_the_body_rebinds, [(0,), (2,)]),
     (while_test_binds_and_the_body_returns, [(0, 0), (1, 5), (2, -1)]),
     (walrus_in_the_first_operand, [(0, 0), (1, 4), (3, 1)]),
+    (walrus_in_a_comparison_chain, [(1,), (3,), (-5,)]),
+    (walrus_on_the_right_of_in, [(2,), (3,)]),
 ]
 
 
