@@ -6,7 +6,7 @@ graphs, sessions, variables and gradient tape (re-exported from
 `to_graph`, `function`, `convert`, `do_not_convert`.
 """
 
-from autograph_py import converters, error_rewriting, source_map, summary
+from autograph_py import config, converters, error_rewriting, source_map, summary
 from autograph_py.concrete_function import ConcreteFunction
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
 from autograph_py.converters.errors import ConversionError
@@ -33,6 +33,6 @@ def __getattr__(name):  # ag.SparseTensor and the other names refused on purpose
 __all__ = list(_runtime_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
     "Function", "ConcreteFunction", "error_rewriting", "set_loop_options", "ConversionError",
-    "summary",
+    "summary", "config",
     "__version__",
 ]

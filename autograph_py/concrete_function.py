@@ -10,6 +10,9 @@ Contract:
 - A call made while gradient tapes record runs as one `Call` op, so the tapes can
   differentiate through it.
 - `code` is the Python source the executor generated for the plan (what really runs).
+- `compile_with_xla()` (jit_compile) replaces the plan by one `jax.jit` function of the
+  graph (`runtime/xla`): calls feed it, and a recorded call is one `XlaCall` op whose
+  gradient is compiled too. `code` still shows the numpy plan of the same graph.
 """
 
 import numpy as np
@@ -32,6 +35,9 @@ class ConcreteFunction:
         self.structured_outputs = structured_outputs
         self.input_specs = input_specs
         self._plan = Plan(graph, outputs, graph.stateful_ops, inputs)
+        self._run = self._plan.run
+        self._call_op = call_graph
+        self.jit_compile = False
         # Precomputed so a call only fills the tensor slots of the output structure.
         self._flat_outputs = nest.flatten(structured_outputs)
         self._output_slots = [i for i, leaf in enumerate(self._flat_outputs)
@@ -43,13 +49,25 @@ class ConcreteFunction:
         """The Python source of the function the executor compiled this graph's plan to."""
         return self._plan.code
 
+    def compile_with_xla(self):
+        """Run this graph compiled by XLA from now on (lowered now: an op that cannot be
+        compiled raises here, at trace time)."""
+        # Imported here: runtime/xla imports jax, an optional extra.
+        from autograph_py.runtime.xla.call import compiled_graph, xla_call  # noqa: PLC0415
+
+        compiled = compiled_graph(self.graph, self.inputs, self.outputs)
+        self._run = lambda ctx, arrays: compiled.run(arrays)
+        self._call_op = xla_call
+        self.jit_compile = True
+
     def _call_flat(self, arrays):
-        return self._structure(self._plan.run(EAGER_CONTEXT, arrays))
+        return self._structure(self._run(EAGER_CONTEXT, arrays))
 
     def _call_recorded(self, tensors):
-        """Run as one `Call` op, so the gradient tapes recording now see the call."""
-        # The Call op's own output tensors: the tapes know those, not copies.
-        return self._structure(call_graph(self.graph, tensors))
+        """Run as one `Call` (or `XlaCall`) op, so the gradient tapes recording now see
+        the call."""
+        # The op's own output tensors: the tapes know those, not copies.
+        return self._structure(self._call_op(self.graph, tensors))
 
     def _structure(self, values):
         if self._single_tensor:

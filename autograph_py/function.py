@@ -27,6 +27,10 @@ Contract:
   gets a graph at least as general, never one traced for a concrete shape.
 - On a method, each instance gets its own `Function` (own cache, own variables), which
   holds the instance weakly: it lives and dies with the instance.
+- `jit_compile=True` compiles each trace with XLA through JAX (`runtime/xla`, the `[xla]`
+  extra; without jax it is an ImportError naming the extra); `None` follows
+  `ag.config` (`set_default_jit_compile`, or the AUTOGRAPH_JIT_COMPILE environment
+  variable), read when a trace is made; `False` keeps the numpy runtime.
 """
 import inspect
 import threading
@@ -36,7 +40,7 @@ import weakref
 
 import numpy as np
 
-from autograph_py import tracing
+from autograph_py import config, tracing
 from autograph_py.conversion import to_graph
 from autograph_py.converters.errors import ConversionError
 from autograph_py.function_cache import FunctionCache
@@ -59,7 +63,7 @@ class Function:
     """A Python function traced into graphs, one per input signature (see module doc)."""
 
     def __init__(self, fn, input_signature=None, autograph=True, reduce_retracing=False,
-                 name=None, instance=None):
+                 name=None, instance=None, jit_compile=None):
         if not callable(fn):
             raise TypeError(f"ag.function needs a function, got {type(fn).__name__} {fn!r:.60}")
         self._fn = fn
@@ -68,6 +72,9 @@ class Function:
         self.input_signature = None if input_signature is None else list(input_signature)
         self.autograph = autograph
         self.reduce_retracing = reduce_retracing
+        self.jit_compile = jit_compile
+        if jit_compile:
+            config.require_xla()  # fail at the decorator, not at the first call
         self.name = name or getattr(fn, "__name__", "function")
         self._signature = inspect.signature(fn)
         self._params = list(self._signature.parameters.values())
@@ -136,7 +143,8 @@ class Function:
             bound = self._instances.get(key)
             if bound is None:
                 bound = Function(self._fn, self.input_signature, self.autograph,
-                                 self.reduce_retracing, self.name, instance=ref)
+                                 self.reduce_retracing, self.name, instance=ref,
+                                 jit_compile=self.jit_compile)
                 self._instances[key] = bound
                 weakref.finalize(instance, self._instances.pop, key, None)
         return bound
@@ -217,6 +225,8 @@ class Function:
             self._warn_if_retracing(values)
             concrete = tracing.trace(self._traceable(), self.name, self._params, values,
                                      specs, self.trace_count + 1)
+            if config.jit_compile_enabled(self.jit_compile):
+                concrete.compile_with_xla()
             self.trace_count += 1
             self._cache.add((key[0], tuple(s.shape.dims for s in specs)), concrete)
             return concrete
@@ -295,9 +305,10 @@ def _to_spec_value(value, spec):
 
 
 def function(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             name=None):
+             name=None, jit_compile=None):
     """`@ag.function`, `@ag.function(...)` or `ag.function(fn)`: see the module doc."""
     def decorate(f):
-        return Function(f, input_signature, autograph, reduce_retracing, name)
+        return Function(f, input_signature, autograph, reduce_retracing, name,
+                        jit_compile=jit_compile)
 
     return decorate if fn is None else decorate(fn)

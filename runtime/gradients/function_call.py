@@ -64,6 +64,12 @@ def inner_variables_of(graph):
 
 @register_gradient("Call")
 def _call_grad(op, *grads):
+    return call_gradient(op, grads, call_graph)
+
+
+def call_gradient(op, grads, call):
+    """The rule of a call op (`Call`, or the compiled `XlaCall`): its gradient graph run
+    by `call(graph, inputs)`, the same kind of op."""
     graph = op.attrs["graph"]
     grad_graph, slots = _gradient_graph(graph)
     differentiable = [i for i, t in enumerate(op.inputs) if is_differentiable(t)]
@@ -71,7 +77,7 @@ def _call_grad(op, *grads):
     if slots:
         grad_ys = [zeros_like(o) if g is None else g
                    for o, g in zip(op.outputs, grads) if is_differentiable(o)]
-        for slot, g in zip(slots, call_graph(grad_graph, list(op.inputs) + grad_ys)):
+        for slot, g in zip(slots, call(grad_graph, list(op.inputs) + grad_ys)):
             result[slot] = g
     input_grads = [None] * len(op.inputs)
     for i, g in zip(differentiable, result):

@@ -31,6 +31,12 @@ def set_seed(seed):
     _op_generators.clear()
 
 
+def seed_for_compiled_call():
+    """A seed from the global generator: the PRNG key of one call of a compiled
+    (jit_compile) function, so `set_seed` makes its draws reproducible too."""
+    return int(_global_generator.integers(2**32))
+
+
 def _generator(seed):
     if seed is None:
         return _global_generator

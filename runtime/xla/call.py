@@ -1,0 +1,50 @@
+"""`XlaCall`: a compiled (jit_compile) function graph run as one op, so gradient tapes
+can differentiate through it, with the backward pass compiled too.
+
+Contract: `xla_call(graph, inputs)` runs `graph` through its `CompiledGraph` (one per
+graph) as an op of the registry, so active tapes record it. Its gradient rule is
+`Call`'s (`function_call.call_gradient`): the gradient graph, run by another `XlaCall`,
+so it is lowered and jitted as well, and enclosing tapes can record it (higher orders).
+Its lowering inlines the graph, so an XlaCall inside a compiled graph is compiled with it.
+"""
+
+import weakref
+
+from autograph_py.runtime.gradients.function_call import call_gradient
+from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
+from autograph_py.runtime.xla.compiled import CompiledGraph
+from autograph_py.runtime.xla.lowering import lower_graph
+from autograph_py.runtime.xla.table import register_lowering
+
+_compiled = weakref.WeakKeyDictionary()  # graph -> its CompiledGraph
+
+
+def compiled_graph(graph, inputs=None, outputs=None):
+    """The CompiledGraph of `graph` (its inputs and outputs by default), made once."""
+    compiled = _compiled.get(graph)
+    if compiled is None:
+        compiled = _compiled[graph] = CompiledGraph(
+            graph, graph.inputs if inputs is None else inputs,
+            graph.outputs if outputs is None else outputs)
+    return compiled
+
+
+def _xla_call_kernel(*inputs, graph, output_specs):
+    return tuple(compiled_graph(graph).run(list(inputs)))
+
+
+register(OpDef("XlaCall", _xla_call_kernel,
+               lambda *inputs, graph, output_specs: list(output_specs), num_outputs=-1))
+
+
+def xla_call(graph, inputs):
+    specs = [(t.shape, t.dtype) for t in graph.outputs]
+    return tuple(apply("XlaCall", list(inputs), {"graph": graph, "output_specs": specs}))
+
+
+register_gradient("XlaCall")(lambda op, *grads: call_gradient(op, grads, xla_call))
+
+
+@register_lowering("XlaCall")
+def _inline(ctx, op, *inputs):
+    return tuple(lower_graph(ctx, op.attrs["graph"], list(inputs)))

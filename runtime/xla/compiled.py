@@ -1,0 +1,106 @@
+"""`CompiledGraph`: a traced function graph as one `jax.jit` function that takes and
+returns numpy arrays, with the function's effects.
+
+Contract:
+- `CompiledGraph(graph, inputs, outputs)` lowers the graph when it is made (so an op
+  that cannot be compiled fails at trace time, naming the op and the user's line) when
+  the input shapes are fully known, else at the first call.
+- `run(arrays)` calls the jitted function under 64-bit JAX (our dtypes include int64 and
+  float64): it passes the current values of the Variables the graph touches (read from
+  the Variables at each call) and a PRNG seed when it draws random numbers; it writes the
+  Variables' new values back and returns the outputs as numpy arrays. A failed check
+  (Assert, integer division by zero, index out of range) raises its error, naming the op
+  and the user's line, and leaves the Variables unchanged.
+- Printing is ordered (`jax.debug.callback`); a call that prints waits for its output,
+  so text appears before the call returns, as with the numpy runtime.
+- Compiled once per input shapes and dtypes (jax.jit's own cache), which the function's
+  trace cache already fixes except for None dims of an input_signature.
+"""
+
+import numpy as np
+from autograph_py.runtime.errors import InvalidArgumentError, format_location, op_error
+from autograph_py.runtime.graph import Graph
+from autograph_py.runtime.ops import random_ops
+from autograph_py.runtime.tensor import read_only
+from autograph_py.runtime.xla import require_jax
+from autograph_py.runtime.xla.lowering import LoweringContext, lower_graph
+from autograph_py.runtime.xla.state_rules import AssertMessages
+from autograph_py.runtime.xla.table import ensure_rules
+
+_VARIABLE_OPS = ("ReadVariable", "AssignVariable", "AssignAddVariable", "AssignSubVariable")
+_RANDOM_OPS = ("RandomUniform", "RandomNormal")
+
+
+def _walk(graph):
+    """Every op of `graph` and of the graphs in its ops' attrs, recursively."""
+    for op in graph.get_operations():
+        yield op
+        for value in op.attrs.values():
+            if isinstance(value, Graph):
+                yield from _walk(value)
+
+
+class CompiledGraph:
+    def __init__(self, graph, inputs, outputs):
+        jax = require_jax()
+        ensure_rules()
+        self._jax = jax
+        self.graph, self.inputs, self.outputs = graph, list(inputs), list(outputs)
+        ops = list(_walk(graph))
+        found = {}
+        for op in ops:
+            if op.type in _VARIABLE_OPS:
+                found.setdefault(id(op.attrs["var"]), op.attrs["var"])
+        self.variables = list(found.values())
+        self._random = any(op.type in _RANDOM_OPS for op in ops)
+        self._prints = any(op.type == "PrintV2" for op in ops)
+        self._messages = AssertMessages()
+        self._checks = []
+        self._jitted = jax.jit(self._lowered)
+        if all(p.shape.is_fully_defined() for p in self.inputs):
+            specs = [jax.ShapeDtypeStruct(tuple(p.shape.dims), p.dtype.np_dtype)
+                     for p in self.inputs]
+            with jax.enable_x64(True):
+                self._jitted.lower(specs, self._variable_values(), self._seed_spec())
+
+    def _seed_spec(self):
+        return np.uint32(0) if self._random else None
+
+    def _variable_values(self):
+        return [var._value for var in self.variables]
+
+    def _lowered(self, args, values, seed):
+        key = None if seed is None else self._jax.random.PRNGKey(seed)
+        ctx = LoweringContext(self.variables, values, key)
+        ctx.assert_messages = self._messages
+        outputs = lower_graph(ctx, self.graph, list(args), self.outputs)
+        values, _, error = ctx.state()
+        self._checks = ctx.checks  # error code k is check k-1 of the latest trace
+        return outputs, values, (error if ctx.checks else None)
+
+    def run(self, arrays):
+        jax = self._jax
+        seed = None
+        if self._random:
+            seed = np.uint32(random_ops.seed_for_compiled_call())
+        with jax.enable_x64(True):
+            outputs, values, error = self._jitted(list(arrays), self._variable_values(), seed)
+        if self._prints:
+            jax.effects_barrier()
+        if error is not None:
+            code = int(error)
+            if code:
+                raise self._failure(code)
+        for var, value in zip(self.variables, values):
+            var._value = read_only(np.array(value))
+        return [np.asarray(o) for o in outputs]
+
+    def _failure(self, code):
+        """The error of check `code` (1-based), as the numpy kernel would raise it."""
+        op, error_type, message = self._checks[code - 1]
+        if error_type is not InvalidArgumentError:
+            return op_error(op, error_type(message))
+        self._jax.effects_barrier()  # an Assert's data come through a callback
+        message = self._messages.take(code) or message
+        return InvalidArgumentError(f"{message}\n  (op '{op.name}' ({op.type}) created at "
+                                    f"{format_location(op.location)})")

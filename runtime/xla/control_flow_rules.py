@@ -1,0 +1,115 @@
+"""Lowerings of control flow: `If`/`StatefulIf` → `lax.cond`, `While`/`StatefulWhile` →
+`lax.while_loop` (a bounded `lax.scan` with `maximum_iterations`), `Call` inlined.
+
+Contract:
+- Branches and bodies are lowered with the context's state (Variables, PRNG key, error
+  code) carried through, so effects inside them happen exactly when they run.
+- A predicate known when compiling lowers only the branch it takes.
+- A loop runs rotated: the condition is computed before the loop and after every body,
+  and carried, so a condition graph with effects runs exactly as often as in the numpy
+  runtime.
+- XLA needs each loop variable and branch output to keep one shape and dtype; a value
+  that changes (a list appended in a loop, a branch making a longer list) is a
+  LoweringError naming the variable (the user's name) and the op's file:line.
+"""
+
+import jax.numpy as jnp
+from autograph_py.runtime.xla import lax_control
+from autograph_py.runtime.xla.lowering import lower_graph
+from autograph_py.runtime.xla.table import lowering_error, register_lowering
+
+
+def typed(values, specs):
+    """`values` as JAX arrays of the dtypes in `specs` ((shape, dtype) pairs)."""
+    return tuple(jnp.asarray(v, dtype.np_dtype) for v, (_, dtype) in zip(values, specs))
+
+
+def _variable_name(op, index, inputs):
+    """The user's name for carried position `index` (a loop variable or an output)."""
+    if index < len(inputs):
+        name = inputs[index].op.name
+        return "'" + name.removeprefix("<").split("_capture")[0] + "'"
+    return f"output {index}"
+
+
+def _mismatch(op, error, names, what):
+    """A LoweringError for a CarryMismatch: which value changed, from what to what."""
+    # The carry is (values, (variables, key, error)): a position past the values is a
+    # Variable's.
+    index = error.index
+    if index < len(names):
+        who = names[index]
+    else:
+        who = "a Variable assigned inside"
+    return lowering_error(op, f"{what} {who} is {error.before} on one path and "
+                              f"{error.after} on another; XLA needs one shape and dtype "
+                              "(a list appended in a loop, or grown in one branch only, "
+                              "changes shape)")
+
+
+@register_lowering("If", "StatefulIf")
+def _if(ctx, op, pred, *captured):
+    attrs = op.attrs
+    specs = attrs["output_specs"]
+
+    def branch(graph, indices):
+        def run(carry):
+            ctx.set_state(carry[1])
+            outputs = lower_graph(ctx, graph, [captured[i] for i in indices])
+            return typed(outputs, specs), ctx.state()
+
+        return run
+
+    names = [f"'{t.op.name}'" for t in attrs["then_graph"].outputs]
+    try:
+        outputs, state = lax_control.cond(
+            pred, branch(attrs["then_graph"], attrs["then_indices"]),
+            branch(attrs["else_graph"], attrs["else_indices"]),
+            (_zeros(specs), ctx.state()))
+    except lax_control.CarryMismatch as e:
+        raise _mismatch(op, e, [f"output {i}" for i in range(len(names))],
+                        "the conditional's") from None
+    ctx.set_state(state)
+    return tuple(outputs)
+
+
+def _zeros(specs):
+    """Placeholders for the branch outputs in the carry (only their structure is used)."""
+    return tuple(jnp.zeros((), dtype.np_dtype) for _, dtype in specs)
+
+
+@register_lowering("While", "StatefulWhile")
+def _while(ctx, op, *inputs):
+    attrs = op.attrs
+    num_vars, specs = attrs["num_vars"], attrs["output_specs"]
+    captured = inputs[num_vars:]
+    cond_extra = [captured[i] for i in attrs["cond_indices"]]
+    body_extra = [captured[i] for i in attrs["body_indices"]]
+    cond_graph, body_graph = attrs["cond_graph"], attrs["body_graph"]
+
+    def test(values):
+        return jnp.asarray(lower_graph(ctx, cond_graph, list(values) + cond_extra)[0], bool)
+
+    def body(carry):
+        _, values, state = carry
+        ctx.set_state(state)
+        values = typed(lower_graph(ctx, body_graph, list(values) + body_extra), specs)
+        going = test(values)
+        return going, values, ctx.state()
+
+    values = typed(inputs[:num_vars], specs)
+    going = test(values)
+    names = [None] + [_variable_name(op, i, body_graph.inputs) for i in range(num_vars)]
+    try:
+        _, values, state = lax_control.while_loop(
+            lambda carry: carry[0], body, (going, values, ctx.state()),
+            attrs["maximum_iterations"])
+    except lax_control.CarryMismatch as e:
+        raise _mismatch(op, e, names, "loop variable") from None
+    ctx.set_state(state)
+    return tuple(values)
+
+
+@register_lowering("Call")
+def _call(ctx, op, *inputs):
+    return tuple(lower_graph(ctx, op.attrs["graph"], list(inputs)))

@@ -1,0 +1,65 @@
+"""The lowering table: one row per op name, like the gradient rules of `registry`.
+
+Contract:
+- `@register_lowering("Add", ...)` registers `rule(ctx, op, *inputs)`; `inputs` are JAX
+  values (tracers) or numpy arrays (values known while tracing: constants, static shapes),
+  attrs are read from `op.attrs`. A rule returns one value, or a tuple for ops with
+  several outputs (an empty tuple for ops without outputs).
+- `UNLOWERABLE[name]` gives the reason an op is never compiled; `rule_for(op)` raises a
+  `LoweringError` naming the op, its type and the user's file:line for those and for
+  ops without a row.
+- This module imports no jax; the rule modules do (`ensure_rules` imports them).
+"""
+
+from autograph_py.runtime.errors import format_location
+
+_RULES = {}
+UNLOWERABLE = {
+    "Placeholder": "a placeholder must be fed; it is an input of the compiled function, "
+                   "never an op inside it",
+}
+
+
+class LoweringError(TypeError):
+    """A graph holds an op (or a use of one) that XLA cannot compile."""
+
+
+def register_lowering(*names):
+    def decorate(rule):
+        for name in names:
+            if name in _RULES:
+                raise ValueError(f"op {name!r} has two lowerings")
+            _RULES[name] = rule
+        return rule
+
+    return decorate
+
+
+def lowered_names():
+    return sorted(_RULES)
+
+
+def lowering_error(op, reason):
+    return LoweringError(f"jit_compile: op '{op.name}' ({op.type}) created at "
+                         f"{format_location(op.location)} cannot be compiled with XLA: {reason}")
+
+
+def rule_for(op):
+    rule = _RULES.get(op.type)
+    if rule is None:
+        reason = UNLOWERABLE.get(op.type, "it has no JAX lowering")
+        raise lowering_error(op, reason)
+    return rule
+
+
+def ensure_rules():
+    """Import the rule modules (they import jax)."""
+    # Imported here, not at the top: the rule modules import jax, an optional extra.
+    from autograph_py.runtime.xla import (  # noqa: F401, PLC0415
+        array_rules,
+        control_flow_rules,
+        gradient_rules,
+        math_rules,
+        nn_rules,
+        state_rules,
+    )
