@@ -117,7 +117,7 @@ def same_dtype_tensors(values, op):
     tensors = []
     for v in values:
         t = v if isinstance(v, Tensor) else convert_to_tensor(
-            v if dtype is None else lossless_array(v, dtype, op))
+            v if dtype is None else lossless_constant(v, dtype, op))
         if dtype is None:
             dtype = t.dtype
         if t.dtype is not dtype:
@@ -143,10 +143,10 @@ def binary_operands(x, y, op_name):
     y_tensor = isinstance(y, Tensor) or hasattr(y, "_as_tensor")
     if x_tensor and not y_tensor and _is_scalar_like(y):
         x = convert_to_tensor(x)
-        return x, convert_to_tensor(lossless_array(y, x.dtype, op_name))
+        return x, lossless_constant(y, x.dtype, op_name)
     if y_tensor and not x_tensor and _is_scalar_like(x):
         y = convert_to_tensor(y)
-        return convert_to_tensor(lossless_array(x, y.dtype, op_name)), y
+        return lossless_constant(x, y.dtype, op_name), y
     x, y = convert_to_tensor(x), convert_to_tensor(y)
     if x.dtype is not y.dtype:
         raise TypeError(
@@ -155,8 +155,11 @@ def binary_operands(x, y, op_name):
     return x, y
 
 
-def lossless_array(value, dtype, op_name):
+def lossless_constant(value, dtype, op_name):
+    """`constant(value, dtype)`, a TypeError naming `op_name` when `dtype` cannot hold
+    `value` exactly. (Converting the value once: an array made here from a Python value
+    is not copied again as a user's array would be.)"""
     try:
-        return to_array(value, dtype)
+        return constant(value, dtype)
     except TypeError as e:
         raise TypeError(f"{op_name}: {e}") from None

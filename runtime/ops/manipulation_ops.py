@@ -22,7 +22,7 @@ is known while building.
 import numpy as np
 from autograph_py.runtime import dtypes
 from autograph_py.runtime.ops import infer, int_args
-from autograph_py.runtime.ops.core import convert_to_tensor, lossless_array
+from autograph_py.runtime.ops.core import convert_to_tensor, lossless_constant
 from autograph_py.runtime.registry import OpDef, apply, register
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import Tensor
@@ -155,7 +155,7 @@ def _scalar(value, dtype, op):
     """`value` as a tensor of `dtype`: a tensor must have it, a Python value must fit it."""
     if isinstance(value, Tensor):
         return convert_to_tensor(value, dtype)
-    return convert_to_tensor(lossless_array(value, dtype, op))
+    return lossless_constant(value, dtype, op)
 
 
 def _one_hot_dtype(dtype, on_value, off_value):
