@@ -157,14 +157,19 @@ def import_cycles(root):
 KNOWN_CYCLES = [["autograph_py.conversion", "autograph_py.operators"]]
 
 
+def empty_checkout(root):
+    """The three folders as empty packages under `root`, to write test modules into."""
+    for name in PACKAGES:
+        (root / name).mkdir()
+        (root / name / "__init__.py").write_text("")
+
+
 def test_no_import_cycles_among_our_modules():
     assert import_cycles(ROOT) == KNOWN_CYCLES
 
 
 def test_a_deliberate_cycle_is_reported_even_through_a_function(tmp_path):
-    for name in PACKAGES:
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "__init__.py").write_text("")
+    empty_checkout(tmp_path)
     (tmp_path / "runtime" / "low.py").write_text("def f():\n    from . import high\n")
     (tmp_path / "runtime" / "high.py").write_text("from autograph_py.runtime import low\n")
     (tmp_path / "runtime" / "other.py").write_text("from autograph_py.runtime.low import f\n")
@@ -184,18 +189,14 @@ def test_no_module_crosses_the_layer_rules():
     ("autograph_py", "import converters"),
 ])
 def test_a_deliberate_crossing_is_reported(tmp_path, folder, line):
-    for name in PACKAGES:
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "__init__.py").write_text("")
+    empty_checkout(tmp_path)
     (tmp_path / folder / "bad.py").write_text(line + "\n")
     [report] = violations(tmp_path)
     assert report.startswith(f"{folder}/bad.py:")
 
 
 def test_relative_imports_resolve_inside_the_layer(tmp_path):
-    for name in PACKAGES:
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "__init__.py").write_text("")
+    empty_checkout(tmp_path)
     (tmp_path / "runtime" / "ok.py").write_text("from . import tensor\nfrom .ops import x\n")
     (tmp_path / "runtime" / "bad.py").write_text("from .. import conversion\n")
     assert [r.split(":")[0] for r in violations(tmp_path)] == ["runtime/bad.py"]
