@@ -4,6 +4,8 @@
 - eager:    the converted function on eager tensors;
 - graph:    the converted function on placeholders, run by a Session;
 - function: `ag.function(fn)` on eager tensors (trace once, run the compiled graph).
+- jit_compile: `ag.function(fn, jit_compile=True)` on eager tensors (XLA through JAX);
+  not in MODES: the corpus and the staging tests add it where they run (JIT_MODES).
 
 `run_mode(mode, fn, args)` returns the result as numpy values (nested structures kept),
 or raises what the mode raised.
@@ -15,6 +17,7 @@ from autograph_py.runtime import nest
 import autograph_py as ag
 
 MODES = ("python", "eager", "graph", "function")
+JIT_MODES = MODES + ("jit_compile",)
 
 
 def _tensor_arg(value):
@@ -51,8 +54,9 @@ def run_mode(mode, fn, args):
         return ag.to_graph(fn)(*args)
     if mode == "eager":
         return nest.map_structure(to_numpy, ag.to_graph(fn)(*[_tensor_arg(a) for a in args]))
-    if mode == "function":
-        result = ag.function(fn)(*[_tensor_arg(a) for a in args])
+    if mode in ("function", "jit_compile"):
+        result = ag.function(fn, jit_compile=mode == "jit_compile")(
+            *[_tensor_arg(a) for a in args])
         return nest.map_structure(to_numpy, result)
     feeds = {}
     makers = [_placeholder_arg(a, feeds) for a in args]
