@@ -22,6 +22,7 @@ from autograph_py.runtime.executor import Plan
 from autograph_py.runtime.gradients.function_call import call_graph
 from autograph_py.runtime.recording import EAGER_CONTEXT
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, to_array
+from autograph_py.runtime.xla import require_jax
 from autograph_py.trace_key import is_tensor_like, spec_of
 
 
@@ -52,7 +53,8 @@ class ConcreteFunction:
     def compile_with_xla(self):
         """Run this graph compiled by XLA from now on (lowered now: an op that cannot be
         compiled raises here, at trace time)."""
-        # Imported here: runtime/xla imports jax, an optional extra.
+        require_jax()  # the ImportError naming the [xla] extra, before importing jax
+        # Imported here: runtime/xla/call imports jax, an optional extra.
         from autograph_py.runtime.xla.call import compiled_graph, xla_call  # noqa: PLC0415
 
         compiled = compiled_graph(self.graph, self.inputs, self.outputs)

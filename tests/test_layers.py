@@ -3,7 +3,7 @@
 - `converters/` (installed as `autograph_py.converters`) imports only the standard
   library, gast and itself.
 - `runtime/` (installed as `autograph_py.runtime`) imports only the standard library,
-  numpy and itself.
+  numpy and itself; only `runtime/xla/` (the XLA lowering) may import jax besides.
 - Nothing imports the folders by their checkout names (`runtime`, `converters`): only
   `autograph_py` is installed.
 - `autograph_py/` may import all three, but the two lower layers never reach up.
@@ -29,6 +29,9 @@ PACKAGES = {"autograph_py": "autograph_py", "converters": "autograph_py.converte
 ALLOWED = {
     "autograph_py.converters": ("gast", "autograph_py.converters"),
     "autograph_py.runtime": ("numpy", "autograph_py.runtime"),
+    # jax: the optional [xla] extra, imported only by the lowering package (which nothing
+    # in the numpy runtime imports), so the numpy runtime never needs it.
+    "autograph_py.runtime.xla": ("numpy", "jax", "autograph_py.runtime"),
     # tensorboard: the optional [tensorboard] extra, imported lazily by ag.summary for the
     # GraphDef/Event protobuf classes it ships (so no TensorFlow is needed).
     "autograph_py": ("gast", "numpy", "autograph_py", "tensorboard"),
@@ -186,6 +189,7 @@ def test_no_module_crosses_the_layer_rules():
     ("runtime", "from autograph_py import conversion"),
     ("runtime", "def f():\n    from autograph_py.converters import parser\n"),
     ("runtime", "from runtime import tensor"),       # the checkout name, not installed
+    ("runtime", "import jax"),                       # only runtime/xla may
     ("autograph_py", "import converters"),
 ])
 def test_a_deliberate_crossing_is_reported(tmp_path, folder, line):

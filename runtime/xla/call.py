@@ -29,12 +29,15 @@ def compiled_graph(graph, inputs=None, outputs=None):
     return compiled
 
 
-def _xla_call_kernel(*inputs, graph, output_specs):
+def _xla_call_kernel(ctx, *inputs, graph, output_specs):
+    # Variables live on themselves (compiled calls run eagerly): ctx is not needed, but an
+    # op holding a graph takes it, which is how tapes see it may read Variables.
     return tuple(compiled_graph(graph).run(list(inputs)))
 
 
 register(OpDef("XlaCall", _xla_call_kernel,
-               lambda *inputs, graph, output_specs: list(output_specs), num_outputs=-1))
+               lambda *inputs, graph, output_specs: list(output_specs), num_outputs=-1,
+               needs_context=True))
 
 
 def xla_call(graph, inputs):

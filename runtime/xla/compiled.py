@@ -17,15 +17,17 @@ Contract:
   trace cache already fixes except for None dims of an input_signature.
 """
 
+import jax
 import numpy as np
 from autograph_py.runtime.errors import InvalidArgumentError, format_location, op_error
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops import random_ops
 from autograph_py.runtime.tensor import read_only
-from autograph_py.runtime.xla import require_jax
+from autograph_py.runtime.xla import (
+    rules,  # noqa: F401  (the table's rows)
+)
 from autograph_py.runtime.xla.lowering import LoweringContext, lower_graph
 from autograph_py.runtime.xla.state_rules import AssertMessages
-from autograph_py.runtime.xla.table import ensure_rules
 
 _VARIABLE_OPS = ("ReadVariable", "AssignVariable", "AssignAddVariable", "AssignSubVariable")
 _RANDOM_OPS = ("RandomUniform", "RandomNormal")
@@ -42,9 +44,6 @@ def _walk(graph):
 
 class CompiledGraph:
     def __init__(self, graph, inputs, outputs):
-        jax = require_jax()
-        ensure_rules()
-        self._jax = jax
         self.graph, self.inputs, self.outputs = graph, list(inputs), list(outputs)
         ops = list(_walk(graph))
         found = {}
@@ -70,7 +69,7 @@ class CompiledGraph:
         return [var._value for var in self.variables]
 
     def _lowered(self, args, values, seed):
-        key = None if seed is None else self._jax.random.PRNGKey(seed)
+        key = None if seed is None else jax.random.PRNGKey(seed)
         ctx = LoweringContext(self.variables, values, key)
         ctx.assert_messages = self._messages
         outputs = lower_graph(ctx, self.graph, list(args), self.outputs)
@@ -79,7 +78,6 @@ class CompiledGraph:
         return outputs, values, (error if ctx.checks else None)
 
     def run(self, arrays):
-        jax = self._jax
         seed = None
         if self._random:
             seed = np.uint32(random_ops.seed_for_compiled_call())
@@ -100,7 +98,7 @@ class CompiledGraph:
         op, error_type, message = self._checks[code - 1]
         if error_type is not InvalidArgumentError:
             return op_error(op, error_type(message))
-        self._jax.effects_barrier()  # an Assert's data come through a callback
+        jax.effects_barrier()  # an Assert's data come through a callback
         message = self._messages.take(code) or message
         return InvalidArgumentError(f"{message}\n  (op '{op.name}' ({op.type}) created at "
                                     f"{format_location(op.location)})")

@@ -8,7 +8,7 @@ Contract:
 - `UNLOWERABLE[name]` gives the reason an op is never compiled; `rule_for(op)` raises a
   `LoweringError` naming the op, its type and the user's file:line for those and for
   ops without a row.
-- This module imports no jax; the rule modules do (`ensure_rules` imports them).
+- This module imports no jax; the rule modules do (`rules` imports them all).
 """
 
 from autograph_py.runtime.errors import format_location
@@ -50,16 +50,3 @@ def rule_for(op):
         reason = UNLOWERABLE.get(op.type, "it has no JAX lowering")
         raise lowering_error(op, reason)
     return rule
-
-
-def ensure_rules():
-    """Import the rule modules (they import jax)."""
-    # Imported here, not at the top: the rule modules import jax, an optional extra.
-    from autograph_py.runtime.xla import (  # noqa: F401, PLC0415
-        array_rules,
-        control_flow_rules,
-        gradient_rules,
-        math_rules,
-        nn_rules,
-        state_rules,
-    )
