@@ -43,6 +43,9 @@ class _Plan:
     globals: set         # the same, for names the function declares global
     state: list          # QNs for get_state/set_state, sorted
     undefined: list      # names (str) to bind to ag__.Undefined first
+    # Per block ('body', 'orelse'): names the closures of statements in it rebind through
+    # `nonlocal` that nothing else binds in the block's function (see _block_locals).
+    block_locals: dict = dataclasses.field(default_factory=dict)
 
     def declared(self, names):
         """(nonlocal names, global names) among `names`, sorted."""
@@ -127,8 +130,54 @@ class _Planner(traversal.NodeVisitor):
         self.plans[id(node)] = plan
         self.undefined[-1].update(plan.undefined)
         self.generic_visit(node)
+        for field in ('body', 'orelse'):
+            plan.block_locals[field] = _block_locals(getattr(node, field), plan, self.plans)
 
     visit_If = visit_For = visit_While = _statement
+
+
+def _block_parts(stmts, staged, plain, closures):
+    """Sort a block's parts as its function will hold them: staged statements, plain
+    code (expressions and simple statements) and lowered operators' closures. The blocks
+    of `try`/`with`/`match` are entered (they stay plain code), those of `if`/`for`/
+    `while` are not (they become closures of their own)."""
+    for stmt in stmts:
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            staged.append(stmt)
+        elif isinstance(stmt, _FUNCTIONS) and anno.hasanno(stmt, anno.Basic.THUNK):
+            closures.append(stmt)
+        elif isinstance(stmt, (gast.Try, gast.With, gast.Match)):
+            plain += _own_expressions(stmt)
+            for part in stmt.handlers if isinstance(stmt, gast.Try) else ():
+                plain += [part.name] if part.name else []
+                _block_parts(part.body, staged, plain, closures)
+            for case in stmt.cases if isinstance(stmt, gast.Match) else ():
+                _block_parts(case.body, staged, plain, closures)
+            for field in ('body', 'orelse', 'finalbody'):
+                _block_parts(getattr(stmt, field, []), staged, plain, closures)
+        else:
+            plain.append(stmt)
+
+
+def _block_locals(stmts, plan, plans):
+    """Names a block's function must bind itself: those the closures made in it (of the
+    statements staged in it, of operators lowered to functions) rebind through
+    `nonlocal`, when the block's statement does not carry them and nothing else in the
+    block binds them; else the `nonlocal` would reach a binding of the enclosing
+    function, and staging would leave a tensor of the block's graph there. Not carried
+    means their value on entering the block is never read, so `ag__.Undefined` does."""
+    staged, plain, closures = [], [], []
+    _block_parts(stmts, staged, plain, closures)
+    needed = set()
+    for inner in staged:
+        inner_plan = plans[id(inner)]
+        needed |= inner_plan.nonlocals - set(inner_plan.undefined)
+    for closure in closures:
+        needed |= anno.getanno(closure, anno.Static.SCOPE).nonlocals
+    heads = [s.test for s in staged if isinstance(s, gast.If)] + [
+        s.iter for s in staged if isinstance(s, gast.For)]
+    bound = {str(qn) for qn in analysis.activity.block_scope(plain + heads).bound}
+    return sorted(needed - plan.nonlocals - plan.globals - bound)
 
 
 def _mark_loads(stmts, undefined):
@@ -181,8 +230,11 @@ class ControlFlowTransformer(Transformer):
         return self.ctx.namer.new_symbol(base)
 
     def _undefined(self, plan):
+        return self._undefined_names(plan.undefined)
+
+    def _undefined_names(self, names):
         stmts = []
-        for name in plan.undefined:
+        for name in names:
             stmts += templates.replace('name = ag__.Undefined(label)', name=name,
                                        label=gast.Constant(value=name, kind=None))
         return stmts
@@ -211,7 +263,7 @@ class ControlFlowTransformer(Transformer):
             vars_=self.ctx.namer.shared_symbol('vars_'), names=nonlocals, gnames=globals_)
         return stmts, get_state, set_state
 
-    def _body_function(self, name, plan, body, scope, params=()):
+    def _body_function(self, name, plan, body, scope, params=(), block_locals=()):
         """A closure running `body`; `scope` is the activity of the user's block."""
         nonlocals, globals_ = plan.declared(scope.bound)
         return templates.replace('''
@@ -219,7 +271,8 @@ class ControlFlowTransformer(Transformer):
                 nonlocal names
                 global gnames
                 body
-        ''', name=name, params=list(params), names=nonlocals, gnames=globals_, body=body)
+        ''', name=name, params=list(params), names=nonlocals, gnames=globals_,
+            body=self._undefined_names(block_locals) + body)
 
     def _call(self, template, plan, **placeholders):
         return templates.replace(template,
@@ -234,11 +287,13 @@ class ControlFlowTransformer(Transformer):
         node = self.generic_visit(node)
         defs, get_state, set_state = self._state_functions(plan, state_names)
         if_def = self._body_function(
-            if_body, plan, node.body, anno.getanno(node, anno.Static.BODY_SCOPE))
+            if_body, plan, node.body, anno.getanno(node, anno.Static.BODY_SCOPE),
+            block_locals=plan.block_locals['body'])
         defs += if_def
         if node.orelse:
             else_def = self._body_function(
-                else_body, plan, node.orelse, anno.getanno(node, anno.Static.ORELSE_SCOPE))
+                else_body, plan, node.orelse, anno.getanno(node, anno.Static.ORELSE_SCOPE),
+                block_locals=plan.block_locals['orelse'])
             defs += else_def
         else:
             else_body = templates.replace_as_expression('lambda: None')
@@ -264,7 +319,8 @@ class ControlFlowTransformer(Transformer):
                                     templates.replace('return test', test=test),
                                     anno.getanno(node, anno.Static.HEAD_SCOPE))
         body_def = self._body_function(
-            loop_body, plan, node.body, anno.getanno(node, anno.Static.BODY_SCOPE))
+            loop_body, plan, node.body, anno.getanno(node, anno.Static.BODY_SCOPE),
+            block_locals=plan.block_locals['body'])
         call = self._call('ag__.while_stmt(loop_test, loop_body, get_state, set_state, '
                           'symbol_names, opts)', plan, loop_test=loop_test,
                           loop_body=loop_body, get_state=get_state, set_state=set_state,
@@ -293,7 +349,8 @@ class ControlFlowTransformer(Transformer):
             param = self.ctx.namer.shared_symbol('itr')
             body = templates.replace('target = itr', target=target, itr=param) + body
         body_def = self._body_function(
-            loop_body, plan, body, anno.getanno(node, anno.Static.BODY_SCOPE), [param])
+            loop_body, plan, body, anno.getanno(node, anno.Static.BODY_SCOPE), [param],
+            plan.block_locals['body'])
         call = self._call('ag__.for_stmt(iter_, extra_test, loop_body, get_state, '
                           'set_state, symbol_names, opts)', plan, iter_=node.iter,
                           extra_test=extra_test, loop_body=loop_body,

@@ -47,11 +47,15 @@ _OWN_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.Gen
 _BLOCKS = ('body', 'orelse', 'finalbody')
 
 
+def _is_operator_call(node, name):
+    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
+            node.func.attr == name and isinstance(node.func.value, gast.Name) and
+            node.func.value.id == 'ag__')
+
+
 def _if_exp_parts(node):
     """(test, body, orelse, source) of an `ag__.if_exp(...)` call with thunks, else None."""
-    if not (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
-            node.func.attr == 'if_exp' and isinstance(node.func.value, gast.Name) and
-            node.func.value.id == 'ag__' and len(node.args) == 4):
+    if not _is_operator_call(node, 'if_exp') or len(node.args) != 4:
         return None
     test, body, orelse, source = node.args
     if not all(anno.hasanno(t, anno.Basic.THUNK) for t in (body, orelse)):
@@ -188,8 +192,10 @@ class LazyOperandTransformer(Transformer):
                 return self._lower_if_exp(*if_exp, test, rebound, defs)
             node.args[0] = self._expression(node.args[0], True, defs)
             return node
+        # Only the truth of `not x` and of `ag__.bool_(x)` (made by this pass) is used.
+        operand_test = (isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not) or
+                        _is_operator_call(node, 'bool_'))
         for field, value in gast.iter_fields(node):
-            operand_test = isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not)
             setattr(node, field, self._expression(value, operand_test, defs))
         return node
 
@@ -221,6 +227,9 @@ class LazyOperandTransformer(Transformer):
         ''', name=name, names=[n for n in rebound if n not in function.globals],
             gnames=[n for n in rebound if n in function.globals], body=body_of(value),
             value=value)
+        # Only called by the statement it precedes: what it reads and rebinds counts at
+        # that call (activity), the names are not captured by a closure that may run later.
+        anno.setanno(new[0], anno.Basic.THUNK, True)
         defs.extend(self._block(new))  # lowers what the moved operands still hold
         call = templates.replace_as_expression('name()', name=name)
         anno.setanno(call, anno.Basic.SKIP_PROCESSING, True)  # not a converted_call

@@ -16,9 +16,10 @@ names it rebinds.
 A nested function or lambda sees the enclosing function's variables, not their values
 at its definition: whenever it runs, it reads (or rebinds) their current binding.
 `Scope.captured` holds those names (free in some nested function or lambda, not counting
-the thunks converters generate, which run where they are written), so control flow keeps
-one binding of them, shared with the closure. Analysis state lives on the `_Annotator`
-of one `resolve` call: conversions may run in several threads at once.
+the thunks converters generate, `Basic.THUNK`, which only run within the statement that
+uses them), so control flow keeps one binding of them, shared with the closure.
+Analysis state lives on the `_Annotator` of one `resolve` call: conversions may run in
+several threads at once.
 """
 import gast
 from autograph_py.converters import anno, traversal
@@ -36,6 +37,7 @@ class Scope:
         self.nonlocals = set()
         self.globals = set()
         self.captured = set()  # names (str) free in a nested function or lambda
+        self.via_calls = set()  # QNs modified by calling local functions
 
     @property
     def bound(self):
@@ -44,13 +46,16 @@ class Scope:
 
     @property
     def locals(self):
-        """Names local to a function scope: bound there and not declared elsewhere."""
-        return {str(qn) for qn in self.bound} - self.nonlocals - self.globals
+        """Names local to a function scope: bound there and not declared elsewhere (nor
+        only rebound by calling a function of the enclosing scope)."""
+        return ({str(qn) for qn in self.bound - self.via_calls} - self.nonlocals -
+                self.globals)
 
     def merge(self, other):
         self.read |= other.read
         self.modified |= other.modified
         self.captured |= other.captured
+        self.via_calls |= other.via_calls
         return self
 
     def __repr__(self):
@@ -73,7 +78,9 @@ class _Collector(traversal.NodeVisitor):
                     node.args:  # already rewritten by the call-trees converter
                 callee = node.args[0]
             if isinstance(callee, gast.Name):
-                self.scope.modified |= self.closure_writes.get(callee.id, set())
+                effects = self.closure_writes.get(callee.id, set())
+                self.scope.modified |= effects
+                self.scope.via_calls |= effects
         self.generic_visit(node)
 
     def _symbol(self, node):
@@ -122,7 +129,7 @@ class _Collector(traversal.NodeVisitor):
         when the nested code may run later (anything but a generated thunk)."""
         local = inner.locals
         free = {qn for qn in inner.read if str(qn.root) not in local}
-        written = {qn for qn in inner.modified if str(qn.root) in inner.nonlocals}
+        written = _writes(inner)
         self.scope.read |= free
         self.scope.modified |= written
         if deferred:
@@ -136,7 +143,8 @@ class _Collector(traversal.NodeVisitor):
         self.scope.modified.add(QN(node.name))
         self._visit_all(node.decorator_list)
         self._visit_signature(node.args)
-        self._import_closure(function_scope(node, self.closure_writes))
+        self._import_closure(function_scope(node, self.closure_writes),
+                             deferred=not anno.hasanno(node, anno.Basic.THUNK))
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -214,29 +222,40 @@ def head_scope(node, closure_writes=None):
     return block_scope(parts, closure_writes)
 
 
-def local_function_writes(node):
-    """{name: nonlocal QNs it writes} for the functions defined directly in `node`."""
-    writes = {}
+def _writes(scope):
+    """What running a nested function's body rebinds outside it: the names it declares
+    `nonlocal` and writes, and what the local functions it calls rebind."""
+    return {qn for qn in scope.modified if str(qn.root) in scope.nonlocals} | scope.via_calls
+
+
+def local_function_writes(node, outer_writes=None):
+    """{name: QNs a call rebinds} for the functions defined in `node` (not in functions
+    nested deeper), knowing `outer_writes` of the enclosing functions' local functions.
+    A function calling another one rebinds what that one does, so this is a fixpoint."""
+    functions = []
     body = node.body if isinstance(node, _FUNCTIONS) else [node.body]
     stack = list(body)
     while stack:
         child = stack.pop()
         if isinstance(child, _FUNCTIONS):
-            inner = function_scope(child)
-            writes[child.name] = {qn for qn in inner.modified
-                                  if str(qn.root) in inner.nonlocals}
-            continue
-        if isinstance(child, (gast.Lambda, gast.ClassDef)):
-            continue
-        stack.extend(gast.iter_child_nodes(child))
-    return {name: qns for name, qns in writes.items() if qns}
+            functions.append(child)
+        elif not isinstance(child, (gast.Lambda, gast.ClassDef)):
+            stack.extend(gast.iter_child_nodes(child))
+    writes = {}
+    while True:
+        visible = {**(outer_writes or {}), **writes}
+        found = {child.name: _writes(function_scope(child, visible)) for child in functions}
+        found = {name: qns for name, qns in found.items() if qns}
+        if found == writes:
+            return writes
+        writes = found
 
 
 def visible_function_writes(node, outer_writes):
     """({name: nonlocal QNs it writes} for the local functions callable in the function
     `node`, its Scope): its own, and those of enclosing functions (`outer_writes`) that
     it does not shadow."""
-    own = local_function_writes(node)
+    own = local_function_writes(node, outer_writes)
     scope = function_scope(node, {**outer_writes, **own})
     writes = {name: qns for name, qns in outer_writes.items() if name not in scope.locals}
     writes.update(own)

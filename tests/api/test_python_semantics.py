@@ -263,6 +263,29 @@ def walrus_on_the_right_of_in(a):
     return r, len(y)
 
 
+def helper_called_through_a_lowered_operator(a, xs):
+    v2 = 1
+
+    def h1(p):
+        nonlocal v2
+        v2 = v2 + p
+        return v2
+    v1 = 4
+    while v1:
+        while 1 and h1(a) == 0:
+            pass
+        v1 = xs[0] * 0
+    return v1, v2
+
+
+def mixed_operands_in_a_test_that_rebinds(a, b):
+    v1 = b
+    w2 = 0
+    while w2 < 1 and ((v1 := (v1 + a) % 6) > b or abs(-2)):
+        w2 += 1
+    return w2, v1
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -287,6 +310,8 @@ CASES = [
     (walrus_in_the_first_operand, [(0, 0), (1, 4), (3, 1)]),
     (walrus_in_a_comparison_chain, [(1,), (3,), (-5,)]),
     (walrus_on_the_right_of_in, [(2,), (3,)]),
+    (helper_called_through_a_lowered_operator, [(0, [1, 2]), (-1, [3])]),
+    (mixed_operands_in_a_test_that_rebinds, [(0, 0), (1, 4), (3, 1)]),
 ]
 
 
