@@ -72,11 +72,14 @@ class Plan:
         namer = _Namer()
         names = {}  # id(tensor) -> the name of its value in the generated function
         for t in feed_tensors:
-            if id(t) not in names:
-                names[id(t)] = namer.value(t)
+            names.setdefault(id(t), namer.value(t))
+        made = {}  # id(tensor) -> the name an op binds it to
         for op in ops:
             for t in op.outputs:
-                names[id(t)] = namer.value(t)
+                if id(t) in fed:  # the feed wins: the op's own value is bound, never read
+                    made[id(t)] = namer.fresh(f"unused_{names[id(t)]}")
+                else:
+                    names[id(t)] = made[id(t)] = namer.value(t)
         self.feed_names = [names[id(t)] for t in feed_tensors]
         self.fetch_names = [names[id(t)] for t in fetch_tensors]
 
@@ -89,13 +92,13 @@ class Plan:
             frees[step].append(name)
         for step, op in enumerate(ops):
             for t in op.outputs:  # outputs nobody reads die at once
-                if names[id(t)] not in last_reader:
-                    frees[step].append(names[id(t)])
+                if made[id(t)] not in last_reader:
+                    frees[step].append(made[id(t)])
         # Fetched values are returned; Const values are globals of the generated function.
-        kept = set(self.fetch_names) | {names[id(op.outputs[0])] for op in ops
+        kept = set(self.fetch_names) | {made[id(op.outputs[0])] for op in ops
                                         if op.type == "Const"}
         self.steps = [Step(op, _kernel(op), tuple(names[id(t)] for t in op.inputs),
-                           tuple(names[id(t)] for t in op.outputs),
+                           tuple(made[id(t)] for t in op.outputs),
                            tuple(sorted(n for n in frees[step] if n not in kept)))
                       for step, op in enumerate(ops)]
         self.code, self.function = _compile(self, namer)

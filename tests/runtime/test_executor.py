@@ -18,6 +18,7 @@ from autograph_py.runtime.executor import Plan
 from autograph_py.runtime.graph import Graph, name_scope
 from autograph_py.runtime.ops import infer
 from autograph_py.runtime.ops import math_ops as m
+from autograph_py.runtime.ops.array_ops import unstack
 from autograph_py.runtime.ops.core import constant, placeholder
 from autograph_py.runtime.ops.reduction_ops import reduce_sum
 from autograph_py.runtime.registry import OpDef, apply, register, registered_names
@@ -93,6 +94,15 @@ def test_feeding_a_tensor_skips_its_producer_kernel():
     with Session(g) as sess:
         assert sess.run(z, {y: 4.0}) == 5.0
     assert RAN == ["z"]
+
+
+def test_a_fed_output_wins_over_its_op_when_another_output_is_needed():
+    g = Graph()
+    with g.as_default():
+        first, second = unstack(constant([1.0, 2.0]))
+    with Session(g) as sess:  # the op runs for `second`; `first` is the fed value
+        assert sess.run([first, second], {first: 10.0}) == [10.0, 2.0]
+        assert sess.run(m.add(first, second), {first: 10.0}) == 12.0
 
 
 def test_a_pruned_branch_that_would_raise_does_not_run():
