@@ -3,7 +3,9 @@ differences in every mode.
 
 - `check_modes(fn, arrays, oracle, **options)`: eagerly and in graphs with known and
   unknown dims (`check_op`, which also checks the inferred shapes), then through
-  `ag.function`; `options` go to `check_op`. Returns the eager result.
+  `ag.function` and `ag.function(jit_compile=True)` (with `data_dependent=True`, a
+  result shape that depends on values: the LoweringError); `options` go to `check_op`.
+  Returns the eager result.
 - `check_gradients(fn, arrays, second_order=True, tolerance=1e-5)`: the rules against
   central differences of sum(fn(*arrays) * w) for a random weight w: eagerly under a
   tape, in a graph (known and unknown dims), through `ag.function` under a tape, and,
@@ -14,9 +16,11 @@ differences in every mode.
 import zlib
 
 import numpy as np
+import pytest
 from autograph_py.runtime.gradients.checker import numerical_gradients, tape_gradients
 from autograph_py.runtime.ops.testing import assert_same_array, check_op
 from autograph_py.runtime.tensor import EagerTensor
+from autograph_py.runtime.xla.table import LoweringError
 from test_gradients_rules import _computed, _first_order
 
 import autograph_py as ag
@@ -26,12 +30,19 @@ GRADIENT_MODES = ("tape", "graph", "graph with unknown dims", "function")
 
 def check_modes(fn, arrays, oracle, **options):
     eager = check_op(fn, arrays, oracle, **options)
-    traced = ag.function(fn)(*[EagerTensor(np.asarray(a)) for a in arrays])
     expected = eager if isinstance(eager, (list, tuple)) else [eager]
-    got = traced if isinstance(traced, (list, tuple)) else [traced]
-    for i, (e, g) in enumerate(zip(expected, got)):
-        assert_same_array(g.numpy(), e.numpy(), options.get("rtol", 1e-6),
-                          f"ag.function output {i}")
+    tensors = [EagerTensor(np.asarray(a)) for a in arrays]
+    if options.get("data_dependent"):
+        # A result shape that depends on values cannot be compiled: the error names the op.
+        with pytest.raises(LoweringError, match="static shapes"):
+            ag.function(fn, jit_compile=True)(*tensors)
+    for jit_compile in (False, True)[:1 if options.get("data_dependent") else 2]:
+        # The numpy runtime, then XLA (issue 13).
+        traced = ag.function(fn, jit_compile=jit_compile)(*tensors)
+        got = traced if isinstance(traced, (list, tuple)) else [traced]
+        for i, (e, g) in enumerate(zip(expected, got)):
+            assert_same_array(g.numpy(), e.numpy(), options.get("rtol", 1e-6),
+                              f"ag.function(jit_compile={jit_compile}) output {i}")
     return eager
 
 
