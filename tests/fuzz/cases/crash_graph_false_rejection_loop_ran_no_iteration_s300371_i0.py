@@ -6,7 +6,6 @@
 # outcome: crash
 # error: InvalidArgumentError: assertion failed: local variable 'x1' is used after a staged loop that ran no iteration, so it was never assigned (define 'x1' before the loop)
 # inputs: [(0, 0, [])]
-# xfail: the loop target read only inside a lambda operand of or (a helper call) in a staged for is treated as used after the loop: the run fails when xs is empty
 def f(a, b, xs):
     v2 = b
 

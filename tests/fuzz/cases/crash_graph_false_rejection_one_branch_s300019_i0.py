@@ -6,7 +6,6 @@
 # outcome: crash
 # error: ValueError: 'v0' is defined in only one branch of the `if` and used after it; the condition is a tensor, so both branches are built into the graph and both must give 'v0' a value (or define it before the `if`)
 # inputs: [(0, 0, [])]
-# xfail: a walrus in a nested if test rebinds a variable bound inside the outer staged if: rejected as used after the outer if, which it is not
 def f(a, b, xs):
     v2 = 0
     v3 = b

@@ -6,7 +6,6 @@
 # outcome: crash
 # error: TypeError: cond: 'the value of `h0(a) and v1 < b <= v0`' has dtype bool in the true branch but int32 in the false branch; both branches must give it the same dtype
 # inputs: [(0, 0, [])]
-# xfail: an int and a bool operand of and/or in a staged while test: rejected as a dtype mismatch, where only truthiness matters
 def f(a, b, xs):
     v0 = b
     v1 = 0

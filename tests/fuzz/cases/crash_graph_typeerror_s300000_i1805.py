@@ -6,7 +6,6 @@
 # outcome: crash
 # error: TypeError: 'w3' is a Undefined before the loop and a Undefined after an iteration; a staged loop can only change variables that hold a tensor or a number before it
 # inputs: [(0, 0, [])]
-# xfail: a variable bound only on a path a staged loop's body never runs (a while/else after break) is carried as a loop variable: 'is a Undefined before the loop and a Undefined after an iteration'
 def f(a, b, xs):
     v1 = a
     v0 = v1

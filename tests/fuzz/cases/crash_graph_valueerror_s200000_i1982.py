@@ -6,7 +6,6 @@
 # outcome: crash
 # error: ValueError: Add:0 belongs to another graph than this Session's; create the Session inside that graph's `as_default()` block or pass Session(graph=...)
 # inputs: [(0, 0, [])]
-# xfail: a helper that rebinds a variable through nonlocal, called in a staged chained comparison: the rebound value is a tensor of the branch graph, fetched from the outer graph
 def f(a, b, xs):
     v0 = a
     v1 = 0

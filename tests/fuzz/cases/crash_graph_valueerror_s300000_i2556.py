@@ -6,7 +6,6 @@
 # outcome: crash
 # error: ValueError: tensor If_1:0 belongs to another graph; it cannot be an input of an op in this graph. Create all the ops of a computation in one graph.
 # inputs: [(0, 0, [])]
-# xfail: a helper that rebinds a variable through nonlocal, called in a staged ternary in a while test: the rebound value escapes the branch graph
 def f(a, b, xs):
     v0 = 1
     v1 = 0
