@@ -1,10 +1,14 @@
-"""Lowerings of control flow: `If`/`StatefulIf` → `lax.cond`, `While`/`StatefulWhile` →
-`lax.while_loop` (a bounded `lax.scan` with `maximum_iterations`), `Call` inlined.
+"""Lowerings of control flow: `If`/`StatefulIf` → `lax.cond` (a select when both branches
+are small and pure), `While`/`StatefulWhile` → `lax.while_loop` (a bounded `lax.scan` with
+`maximum_iterations`), `Call` inlined.
 
 Contract:
 - Branches and bodies are lowered with the context's state (Variables, PRNG key, error
   code) carried through, so effects inside them happen exactly when they run.
-- A predicate known when compiling lowers only the branch it takes.
+- A predicate known when compiling lowers only the branch it takes. Branches without
+  stateful ops, control flow or calls, of at most `SELECT_MAX_OPS` ops each, are both
+  computed and selected (`jnp.where`): cheaper than a conditional in XLA, and exact, as
+  their checks are guarded by the predicate (`LoweringContext.guard`).
 - A loop runs rotated: the condition is computed before the loop and after every body,
   and carried, so a condition graph with effects runs exactly as often as in the numpy
   runtime.
@@ -15,7 +19,7 @@ Contract:
 
 import jax.numpy as jnp
 from autograph_py.runtime.xla import lax_control
-from autograph_py.runtime.xla.lowering import lower_graph
+from autograph_py.runtime.xla.lowering import is_known, lower_graph
 from autograph_py.runtime.xla.table import lowering_error, register_lowering
 
 
@@ -47,10 +51,41 @@ def _mismatch(op, error, names, what):
                               "changes shape)")
 
 
+SELECT_MAX_OPS = 16
+_NESTING_OPS = frozenset({"If", "StatefulIf", "While", "StatefulWhile", "Call", "XlaCall",
+                          "WhileGrad"})
+
+
+def _selectable(graph):
+    ops = graph.get_operations()
+    return not graph.stateful_ops and len(ops) <= SELECT_MAX_OPS and \
+        not any(op.type in _NESTING_OPS for op in ops)
+
+
+def _select(ctx, op, pred, captured, specs):
+    outer = ctx.guard
+    results = []
+    for branch, taken in (("then", pred), ("else", ~pred)):
+        ctx.guard = taken if outer is None else outer & taken
+        indices = op.attrs[branch + "_indices"]
+        results.append(typed(lower_graph(ctx, op.attrs[branch + "_graph"],
+                                         [captured[i] for i in indices]), specs))
+    ctx.guard = outer
+    try:
+        lax_control.check_same_types(*results)
+    except lax_control.CarryMismatch as e:
+        raise _mismatch(op, e, [f"output {i}" for i in range(len(specs))],
+                        "the conditional's") from None
+    return tuple(jnp.where(pred, a, b) for a, b in zip(*results))
+
+
 @register_lowering("If", "StatefulIf")
 def _if(ctx, op, pred, *captured):
     attrs = op.attrs
     specs = attrs["output_specs"]
+    if not is_known(pred) and _selectable(attrs["then_graph"]) and \
+            _selectable(attrs["else_graph"]):
+        return _select(ctx, op, pred, captured, specs)
 
     def branch(graph, indices):
         def run(carry):

@@ -8,6 +8,8 @@ Contract:
 - `ctx.check(op, ok, error_type, message)` records a run-time check (a failed Assert, an
   integer division by zero, an index out of range): the first failure's code stays in
   the state and is raised, naming the op and the user's line, when the call returns.
+  Under `ctx.guard` (a branch computed by a select) a check fails only where the guard
+  holds, so the branch not taken never raises.
 - `lower_graph(ctx, graph, inputs, outputs=None)` lowers the ops `outputs` need plus the
   graph's stateful ops, in graph order. Values known while tracing stay numpy arrays:
   a pure op whose inputs are all known is folded with its numpy kernel (so shapes and
@@ -33,6 +35,9 @@ class LoweringContext:
         self.error = jnp.zeros((), jnp.int32)
         self.checks = []  # code - 1 -> (op, error type, message)
         self.assert_messages = None  # set by the compiled function (state_rules)
+        # While both branches of a conditional are computed (a select), the condition
+        # under which the current one is the branch taken: its checks count only then.
+        self.guard = None
 
     # --- the threaded state ---------------------------------------------------------------
 
@@ -59,6 +64,8 @@ class LoweringContext:
         """Fail the call with `error_type(message)` unless `ok` (a bool scalar)."""
         if isinstance(ok, (bool, np.bool_, np.ndarray)) and bool(ok):
             return
+        if self.guard is not None:
+            ok = jnp.asarray(ok) | ~self.guard
         self.checks.append((op, error_type, message))
         code = len(self.checks)
         self.error = jnp.where((self.error == 0) & ~jnp.asarray(ok), code, self.error)

@@ -227,3 +227,16 @@ def test_without_jax_jit_compile_is_an_import_error_naming_the_extra():
             "    print(e)\n")
     result = _run_python(code)
     assert "[xla]" in result.stdout, result.stderr
+
+
+def test_the_branch_not_taken_never_raises():
+    def safe_divide(a, b):
+        if b != 0:
+            r = a // b  # small and pure: both branches computed, then selected
+        else:
+            r = a * 0
+        return r
+
+    for b in (0, 3):
+        expected, actual = both(safe_divide, ag.constant(7), ag.constant(b))
+        assert actual.numpy() == expected.numpy()
