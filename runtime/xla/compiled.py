@@ -8,7 +8,7 @@ Contract:
 - `run(arrays)` calls the jitted function under 64-bit JAX (our dtypes include int64 and
   float64): it passes the current values of the Variables the graph touches (read from
   the Variables at each call) and a PRNG seed when it draws random numbers; it writes the
-  Variables' new values back and returns the outputs as numpy arrays. A failed check
+  new values of the Variables it assigns back and returns the outputs as numpy arrays. A failed check
   (Assert, integer division by zero, index out of range) raises its error, naming the op
   and the user's line, and leaves the Variables unchanged.
 - Printing is ordered (`jax.debug.callback`); a call that prints waits for its output,
@@ -46,11 +46,15 @@ class CompiledGraph:
     def __init__(self, graph, inputs, outputs):
         self.graph, self.inputs, self.outputs = graph, list(inputs), list(outputs)
         ops = list(_walk(graph))
-        found = {}
+        found, assigned = {}, {}
         for op in ops:
             if op.type in _VARIABLE_OPS:
                 found.setdefault(id(op.attrs["var"]), op.attrs["var"])
+                if op.type != "ReadVariable":
+                    assigned.setdefault(id(op.attrs["var"]), len(assigned))
         self.variables = list(found.values())
+        # Only the Variables the graph assigns come back (read-only ones are not copied).
+        self._assigned = [i for i, v in enumerate(self.variables) if id(v) in assigned]
         self._random = any(op.type in _RANDOM_OPS for op in ops)
         self._prints = any(op.type == "PrintV2" for op in ops)
         self._messages = AssertMessages()
@@ -74,6 +78,7 @@ class CompiledGraph:
         ctx.assert_messages = self._messages
         outputs = lower_graph(ctx, self.graph, list(args), self.outputs)
         values, _, error = ctx.state()
+        values = [values[i] for i in self._assigned]
         self._checks = ctx.checks  # error code k is check k-1 of the latest trace
         return outputs, values, (error if ctx.checks else None)
 
@@ -89,8 +94,8 @@ class CompiledGraph:
             code = int(error)
             if code:
                 raise self._failure(code)
-        for var, value in zip(self.variables, values):
-            var._value = read_only(np.array(value))
+        for i, value in zip(self._assigned, values):
+            self.variables[i]._value = read_only(np.array(value))
         return [np.asarray(o) for o in outputs]
 
     def _failure(self, code):
