@@ -61,11 +61,13 @@ def generate(seed, index):
 
 @dataclasses.dataclass
 class _Scope:
-    """Where a statement is generated: loop nesting and the loop targets readable there."""
+    """Where a statement is generated: loop nesting, the loop targets readable there, and
+    those of them that are valid indexes of `xs`."""
 
     depth: int = 0
     loops: int = 0
     targets: tuple = ()
+    indexes: tuple = ()
 
 
 class _Builder:
@@ -104,11 +106,15 @@ class _Builder:
     def helpers(self):
         lines = []
         for n in range(self.rng.choice((0, 0, 1, 2))):
-            kind = self.rng.choice(("rebind", "read", "branch", "loop", "lambda"))
+            kind = self.rng.choice(("rebind", "rebind_if", "read", "branch", "loop", "lambda"))
             name, var = f"h{n}", self.rng.choice(self.vars)
             if kind == "rebind":
                 lines += [f"def {name}(p):", f"    nonlocal {var}", f"    {var} = {var} + p",
                           f"    return {var}"]
+                self.rebinders.append(name)
+            elif kind == "rebind_if":
+                lines += [f"def {name}(p):", f"    nonlocal {var}", f"    if p > {var}:",
+                          f"        {var} = p", f"    return {var}"]
                 self.rebinders.append(name)
             elif kind == "read":
                 lines += [f"def {name}(p):", f"    return p + {var}"]
@@ -159,8 +165,9 @@ class _Builder:
         kinds.append("try")
         return getattr(self, "s_" + self.rng.choice(kinds))(scope)
 
-    def nested(self, scope, loop=False, targets=()):
-        inner = _Scope(scope.depth + 1, scope.loops + loop, scope.targets + tuple(targets))
+    def nested(self, scope, loop=False, targets=(), indexes=()):
+        inner = _Scope(scope.depth + 1, scope.loops + loop, scope.targets + tuple(targets),
+                       scope.indexes + tuple(indexes))
         return ["    " + line for line in self.block(inner)]
 
     def s_assign(self, scope):
@@ -215,9 +222,10 @@ class _Builder:
         self.fresh += 1
         i, x = f"i{self.fresh}", f"x{self.fresh}"
         kind = self.rng.choice(("range", "range", "xs", "xs", "list", "enumerate", "zip"))
+        indexes = ()
         if kind == "range":
-            iterable, targets = self.range_call(scope), (i,)
-            header = i
+            iterable, targets, header = self.range_call(scope), (i,), i
+            indexes = (i,) if iterable == "range(len(xs))" else ()
         elif kind == "xs":
             iterable, targets, header = "xs", (x,), x
         elif kind == "list":
@@ -225,11 +233,13 @@ class _Builder:
             iterable, targets, header = f"[{items}]", (x,), x
         elif kind == "enumerate":
             iterable, targets, header = "enumerate(xs)", (i, x), f"{i}, {x}"
+            indexes = (i,)
         else:
             other = self.rng.choice(("xs", "range(3)", "[4, 5]"))
             iterable, targets, header = f"zip(xs, {other})", (x, i), f"{x}, {i}"
         lines = [f"for {header} in {iterable}:"]
-        return lines + self.nested(scope, loop=True, targets=targets) + self.loop_else(scope)
+        return (lines + self.nested(scope, loop=True, targets=targets, indexes=indexes)
+                + self.loop_else(scope))
 
     def range_call(self, scope):
         return self.rng.choice((
@@ -315,7 +325,7 @@ class _Builder:
     def atom(self, scope):
         options = self.vars + ["a", "b", "K", str(self.rng.randint(-2, 4))]
         options += scope.targets
-        extras = ["len(xs)"]
+        extras = ["len(xs)", "sum(xs)"] + [f"xs[{i}]" for i in scope.indexes]
         if self.has_list:
             extras += ["len(ys)", "sum(ys)"]
         if self.has_dict:
@@ -333,7 +343,7 @@ class _Builder:
         if depth <= 0 or self.rng.random() < 0.4:
             return self.atom(scope)
         kind = self.rng.choice(("+", "-", "+", "%", "//", "ternary", "and", "or", "neg",
-                                "abs", "minmax"))
+                                "abs", "minmax", "int"))
 
         def sub():
             return self.expr(scope, depth - 1)
@@ -347,6 +357,8 @@ class _Builder:
             return f"({sub()} {kind} {sub()})"
         if kind == "neg":
             return f"-{self.atom(scope)}"
+        if kind == "int":  # a condition's truth as 0 or 1
+            return f"int({self.cond(scope, depth - 1)})"
         if kind == "abs":
             return f"abs({sub()})"
         return f"{self.rng.choice(('min', 'max'))}({sub()}, {sub()})"
