@@ -22,6 +22,7 @@ class Basic(enum.Enum):
 
 class Static(enum.Enum):
     SCOPE = 'activity Scope of a function or lambda'
+    CALLS = 'of a function: {local function name: activity Effects of calling it}'
     HEAD_SCOPE = 'activity Scope of the part of a compound statement before its blocks'
     BODY_SCOPE = 'activity Scope of the body block of a compound statement'
     ORELSE_SCOPE = 'activity Scope of the orelse block of a compound statement'

@@ -110,8 +110,8 @@ def _join_loop_tests(loop, rebound):
 class _Function:
     """What lowering needs to know of the function whose statements it rewrites."""
 
-    def __init__(self, node, outer_writes):
-        self.closure_writes, scope = activity.visible_function_writes(node, outer_writes)
+    def __init__(self, node, outer_calls):
+        self.calls, scope = activity.visible_function_effects(node, outer_calls)
         self.globals = scope.globals
         self.walrus_only = _walrus_only_names(node)
         self.unbound = set()  # walrus_only names a generated function declares nonlocal
@@ -123,7 +123,7 @@ class LazyOperandTransformer(Transformer):
         self.functions = []
 
     def visit_FunctionDef(self, node):
-        outer = self.functions[-1].closure_writes if self.functions else {}
+        outer = self.functions[-1].calls if self.functions else {}
         function = _Function(node, outer)
         self.functions.append(function)
         node.body = self._block(node.body)
@@ -201,8 +201,8 @@ class LazyOperandTransformer(Transformer):
 
     def _rebound(self, operands):
         """Plain names the operands rebind (sorted), or [] when they rebind none."""
-        writes = self.functions[-1].closure_writes if self.functions else {}
-        return sorted({str(qn) for qn in activity.block_scope(operands, writes).modified
+        calls = self.functions[-1].calls if self.functions else {}
+        return sorted({str(qn) for qn in activity.block_scope(operands, calls).modified
                        if not qn.is_composite})
 
     def _operand(self, value, test, expr):

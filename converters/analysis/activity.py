@@ -10,8 +10,11 @@ scope. What it reads from the enclosing scope counts as a read where it is defin
 names it declares `nonlocal` and writes count as modifications there; its own locals
 (parameters, comprehension targets) are invisible outside. A call of a function defined
 in the enclosing function, or in a function enclosing that one (`bump()`), also counts
-its `nonlocal` writes as modifications at the call site, so a loop calling it carries the
-names it rebinds.
+its `nonlocal` writes (and those of the local functions it calls) as modifications at
+the call site, so a loop calling it carries the names it rebinds; a function generated
+as a thunk (`Basic.THUNK`, made by lowering an operator and called only by the statement
+that follows it) counts its reads there too, not where it is defined. `Static.CALLS` on
+each function holds these `Effects`, for the analyses that see calls (liveness).
 
 A nested function or lambda sees the enclosing function's variables, not their values
 at its definition: whenever it runs, it reads (or rebinds) their current binding.
@@ -21,6 +24,8 @@ uses them), so control flow keeps one binding of them, shared with the closure.
 Analysis state lives on the `_Annotator` of one `resolve` call: conversions may run in
 several threads at once.
 """
+import typing
+
 import gast
 from autograph_py.converters import anno, traversal
 from autograph_py.converters.analysis.qual_names import QN, qn_of
@@ -63,24 +68,32 @@ class Scope:
                 f'modified={sorted(map(str, self.modified))})')
 
 
-class _Collector(traversal.NodeVisitor):
-    """`closure_writes`: local function name -> the QNs it rebinds through `nonlocal`,
-    for the functions defined in the function being analyzed."""
+class Effects(typing.NamedTuple):
+    """What calling a local function does to the enclosing scope: the QNs it reads
+    there (only for a generated thunk, whose reads are its caller's) and rebinds."""
+    reads: frozenset
+    writes: frozenset
 
-    def __init__(self, closure_writes):
+
+class _Collector(traversal.NodeVisitor):
+    """`calls`: local function name -> its `Effects`, for the functions callable by
+    name in the function being analyzed."""
+
+    def __init__(self, calls):
         self.scope = Scope()
-        self.closure_writes = closure_writes
+        self.calls = calls
 
     def visit_Call(self, node):
-        if self.closure_writes:
+        if self.calls:
             callee = node.func
             if isinstance(callee, gast.Attribute) and callee.attr == 'converted_call' and \
                     node.args:  # already rewritten by the call-trees converter
                 callee = node.args[0]
-            if isinstance(callee, gast.Name):
-                effects = self.closure_writes.get(callee.id, set())
-                self.scope.modified |= effects
-                self.scope.via_calls |= effects
+            effects = self.calls.get(callee.id) if isinstance(callee, gast.Name) else None
+            if effects is not None:
+                self.scope.read |= effects.reads
+                self.scope.modified |= effects.writes
+                self.scope.via_calls |= effects.writes
         self.generic_visit(node)
 
     def _symbol(self, node):
@@ -143,14 +156,15 @@ class _Collector(traversal.NodeVisitor):
         self.scope.modified.add(QN(node.name))
         self._visit_all(node.decorator_list)
         self._visit_signature(node.args)
-        self._import_closure(function_scope(node, self.closure_writes),
-                             deferred=not anno.hasanno(node, anno.Basic.THUNK))
+        if anno.hasanno(node, anno.Basic.THUNK):
+            return  # its reads and writes count where it is called
+        self._import_closure(visible_function_effects(node, self.calls or {})[1])
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Lambda(self, node):
         self._visit_signature(node.args)
-        self._import_closure(function_scope(node, self.closure_writes),
+        self._import_closure(function_scope(node, self.calls),
                              deferred=not anno.hasanno(node, anno.Basic.THUNK))
 
     def visit_ClassDef(self, node):
@@ -158,12 +172,12 @@ class _Collector(traversal.NodeVisitor):
         self._visit_all(node.decorator_list)
         self._visit_all(node.bases)
         self._visit_all(node.keywords)
-        body = block_scope(node.body, self.closure_writes)
+        body = block_scope(node.body, self.calls)
         self.scope.read |= body.read
         self.scope.captured |= body.captured
 
     def _visit_comprehension(self, node):
-        inner = _Collector(self.closure_writes)
+        inner = _Collector(self.calls)
         inner.generic_visit(node)
         targets = {qn for gen in node.generators for qn in block_scope([gen.target]).bound}
         self.scope.read |= {qn for qn in inner.scope.read if qn.root not in targets}
@@ -175,18 +189,18 @@ class _Collector(traversal.NodeVisitor):
         _visit_comprehension
 
 
-def block_scope(nodes, closure_writes=None):
-    """Activity of a list of statements (or expressions) in the current scope;
-    `closure_writes` as `_Collector` takes it."""
-    collector = _Collector(closure_writes)
+def block_scope(nodes, calls=None):
+    """Activity of a list of statements (or expressions) in the current scope; `calls`
+    as `_Collector` takes it."""
+    collector = _Collector(calls)
     for node in nodes:
         collector.visit(node)
     return collector.scope
 
 
-def function_scope(node, closure_writes=None):
+def function_scope(node, calls=None):
     """Activity of a function or lambda body; parameters count as modified."""
-    collector = _Collector(closure_writes)
+    collector = _Collector(calls)
     args = node.args
     for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
         if arg is not None:
@@ -197,7 +211,7 @@ def function_scope(node, closure_writes=None):
     return collector.scope
 
 
-def head_scope(node, closure_writes=None):
+def head_scope(node, calls=None):
     """Activity of the part of a compound statement that runs before its blocks.
 
     A loop's head includes its `Basic.EXTRA_LOOP_TEST` (checked before each iteration).
@@ -219,7 +233,7 @@ def head_scope(node, closure_writes=None):
         parts = [node.subject] + [c.pattern for c in node.cases]
     else:
         parts = [node]
-    return block_scope(parts, closure_writes)
+    return block_scope(parts, calls)
 
 
 def _writes(scope):
@@ -228,10 +242,10 @@ def _writes(scope):
     return {qn for qn in scope.modified if str(qn.root) in scope.nonlocals} | scope.via_calls
 
 
-def local_function_writes(node, outer_writes=None):
-    """{name: QNs a call rebinds} for the functions defined in `node` (not in functions
-    nested deeper), knowing `outer_writes` of the enclosing functions' local functions.
-    A function calling another one rebinds what that one does, so this is a fixpoint."""
+def local_function_effects(node, outer_calls=None):
+    """{name: Effects} for the functions defined in `node` (not in functions nested
+    deeper), knowing `outer_calls` of the enclosing functions' local functions. A
+    function calling another one rebinds what that one does, so this is a fixpoint."""
     functions = []
     body = node.body if isinstance(node, _FUNCTIONS) else [node.body]
     stack = list(body)
@@ -241,44 +255,53 @@ def local_function_writes(node, outer_writes=None):
             functions.append(child)
         elif not isinstance(child, (gast.Lambda, gast.ClassDef)):
             stack.extend(gast.iter_child_nodes(child))
-    writes = {}
+    effects = {}
     while True:
-        visible = {**(outer_writes or {}), **writes}
-        found = {child.name: _writes(function_scope(child, visible)) for child in functions}
-        found = {name: qns for name, qns in found.items() if qns}
-        if found == writes:
-            return writes
-        writes = found
+        visible = {**(outer_calls or {}), **effects}
+        found = {child.name: _effects(child, visible_function_effects(child, visible)[1])
+                 for child in functions}
+        found = {name: e for name, e in found.items() if e.reads or e.writes}
+        if found == effects:
+            return effects
+        effects = found
 
 
-def visible_function_writes(node, outer_writes):
-    """({name: nonlocal QNs it writes} for the local functions callable in the function
-    `node`, its Scope): its own, and those of enclosing functions (`outer_writes`) that
-    it does not shadow."""
-    own = local_function_writes(node, outer_writes)
-    scope = function_scope(node, {**outer_writes, **own})
-    writes = {name: qns for name, qns in outer_writes.items() if name not in scope.locals}
-    writes.update(own)
-    return writes, scope
+def _effects(function, scope):
+    reads = frozenset()
+    if anno.hasanno(function, anno.Basic.THUNK):
+        reads = frozenset(qn for qn in scope.read if str(qn.root) not in scope.locals)
+    return Effects(reads, frozenset(_writes(scope)))
+
+
+def visible_function_effects(node, outer_calls):
+    """({name: Effects} of the local functions callable in the function `node`, its
+    Scope): its own, and those of enclosing functions (`outer_calls`) it does not
+    shadow."""
+    own = local_function_effects(node, outer_calls)
+    scope = function_scope(node, {**outer_calls, **own})
+    calls = {name: e for name, e in outer_calls.items() if name not in scope.locals}
+    calls.update(own)
+    return calls, scope
 
 
 class _Annotator(traversal.NodeVisitor):
     def __init__(self):
-        # Per function being annotated (innermost last): the local functions' writes.
-        self.closure_writes = []
+        # Per function being annotated (innermost last): its local functions' Effects.
+        self.calls = []
 
     def _function(self, node):
-        outer = self.closure_writes[-1] if self.closure_writes else {}
-        writes, scope = visible_function_writes(node, outer)
+        outer = self.calls[-1] if self.calls else {}
+        calls, scope = visible_function_effects(node, outer)
         anno.setanno(node, anno.Static.SCOPE, scope)
-        self.closure_writes.append(writes)
+        anno.setanno(node, anno.Static.CALLS, calls)
+        self.calls.append(calls)
         self.generic_visit(node)
-        self.closure_writes.pop()
+        self.calls.pop()
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_Lambda = _function
 
     def _compound(self, node):
-        writes = self.closure_writes[-1] if self.closure_writes else None
+        writes = self.calls[-1] if self.calls else None
         body = block_scope(node.body, writes)
         if isinstance(node, (gast.For, gast.AsyncFor)):
             body.merge(block_scope([node.target], writes))

@@ -9,7 +9,8 @@ from autograph_py.converters.analysis import activity
 
 
 def _solve(graph):
-    effects = {node: activity.head_scope(node.ast_node) for node in graph.nodes
+    calls = anno.getanno(graph.function, anno.Static.CALLS)  # a call reads what it runs
+    effects = {node: activity.head_scope(node.ast_node, calls) for node in graph.nodes
                if node not in (graph.entry, graph.exit)}
     live_in = {node: frozenset() for node in graph.nodes}
     changed = True

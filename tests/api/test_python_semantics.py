@@ -286,6 +286,15 @@ def mixed_operands_in_a_test_that_rebinds(a, b):
     return w2, v1
 
 
+def while_test_binds_and_the_body_breaks(a):
+    v2 = 0
+    w1 = a
+    while (w1 := (w1 + 1)) <= 4:
+        v2 -= 2
+        break
+    return v2, w1
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -312,6 +321,7 @@ CASES = [
     (walrus_on_the_right_of_in, [(2,), (3,)]),
     (helper_called_through_a_lowered_operator, [(0, [1, 2]), (-1, [3])]),
     (mixed_operands_in_a_test_that_rebinds, [(0, 0), (1, 4), (3, 1)]),
+    (while_test_binds_and_the_body_breaks, [(0,), (9,)]),
 ]
 
 
