@@ -35,7 +35,6 @@ from tests.fuzz.rejections import classify
 
 MODES = ("python", "eager", "graph", "function")
 STAGED_MODES = ("graph", "function")
-OUTCOMES = ("match", "wrong", "crash", "hang", "rejected")
 # A program counts once, under the worst outcome of its modes, in this order.
 SEVERITY = ("wrong", "hang", "crash", "rejected", "match")
 
