@@ -8,9 +8,9 @@ Contract:
 - `run(arrays)` calls the jitted function under 64-bit JAX (our dtypes include int64 and
   float64): it passes the current values of the Variables the graph touches (read from
   the Variables at each call) and a PRNG seed when it draws random numbers; it writes the
-  new values of the Variables it assigns back and returns the outputs as numpy arrays. A failed check
-  (Assert, integer division by zero, index out of range) raises its error, naming the op
-  and the user's line, and leaves the Variables unchanged.
+  new values of the Variables it assigns back and returns the outputs as numpy arrays.
+  A failed check (Assert, integer division by zero, index out of range) raises its
+  error, naming the op and the user's line, and leaves the Variables unchanged.
 - Printing is ordered (`jax.debug.callback`); a call that prints waits for its output,
   so text appears before the call returns, as with the numpy runtime.
 - Compiled once per input shapes and dtypes (jax.jit's own cache), which the function's
