@@ -12,12 +12,16 @@ Contract:
 - A loop runs rotated: the condition is computed before the loop and after every body,
   and carried, so a condition graph with effects runs exactly as often as in the numpy
   runtime.
-- XLA needs each loop variable and branch output to keep one shape and dtype; a value
-  that changes (a list appended in a loop, a branch making a longer list) is a
-  LoweringError naming the variable (the user's name) and the op's file:line.
+- XLA needs each loop variable and branch output to keep one shape and dtype. A loop
+  whose variable changes shape (a list appended to) while its condition is known at
+  trace time every iteration (a loop over a tensor of static length) is unrolled, up to
+  `UNROLL_MAX_ITERATIONS`; any other change of shape (a list grown a data-dependent
+  number of times, a branch making a longer list) is a LoweringError naming the
+  variable (the user's name) and the op's file:line.
 """
 
 import jax.numpy as jnp
+import numpy as np
 from autograph_py.runtime.xla import lax_control
 from autograph_py.runtime.xla.lowering import is_known, lower_graph
 from autograph_py.runtime.xla.table import lowering_error, register_lowering
@@ -113,6 +117,14 @@ def _zeros(specs):
     return tuple(jnp.zeros((), dtype.np_dtype) for _, dtype in specs)
 
 
+UNROLL_MAX_ITERATIONS = 256
+
+
+def _truth(value):
+    """A loop condition as a bool, kept a numpy value when it is known at trace time."""
+    return np.asarray(value, bool) if is_known(value) else jnp.asarray(value, bool)
+
+
 @register_lowering("While", "StatefulWhile")
 def _while(ctx, op, *inputs):
     attrs = op.attrs
@@ -123,15 +135,19 @@ def _while(ctx, op, *inputs):
     cond_graph, body_graph = attrs["cond_graph"], attrs["body_graph"]
 
     def test(values):
-        return jnp.asarray(lower_graph(ctx, cond_graph, list(values) + cond_extra)[0], bool)
+        return _truth(lower_graph(ctx, cond_graph, list(values) + cond_extra)[0])
+
+    def step(values):
+        return lower_graph(ctx, body_graph, list(values) + body_extra)
 
     def body(carry):
         _, values, state = carry
         ctx.set_state(state)
-        values = typed(lower_graph(ctx, body_graph, list(values) + body_extra), specs)
+        values = typed(step(values), specs)
         going = test(values)
         return going, values, ctx.state()
 
+    before = ctx.state()
     values = typed(inputs[:num_vars], specs)
     going = test(values)
     names = [None] + [_variable_name(op, i, body_graph.inputs) for i in range(num_vars)]
@@ -140,9 +156,30 @@ def _while(ctx, op, *inputs):
             lambda carry: carry[0], body, (going, values, ctx.state()),
             attrs["maximum_iterations"])
     except lax_control.CarryMismatch as e:
-        raise _mismatch(op, e, names, "loop variable") from None
+        ctx.set_state(before)  # the failed trace left tracers of its own in the state
+        values = _unrolled(inputs[:num_vars], test, step, attrs["maximum_iterations"])
+        if values is None:
+            raise _mismatch(op, e, names, "loop variable") from None
+        return tuple(values)
     ctx.set_state(state)
     return tuple(values)
+
+
+def _unrolled(values, test, step, limit):
+    """The loop run while tracing, one body per iteration, when a loop variable changes
+    shape (a list appended to) but the condition is known at trace time every time (a
+    loop over a tensor of static length): XLA sees straight-line code with exact shapes.
+    None when the condition is computed at run time or the loop runs longer than
+    UNROLL_MAX_ITERATIONS."""
+    going, count = test(values), 0
+    while limit is None or count < limit:
+        if not is_known(going) or count >= UNROLL_MAX_ITERATIONS:
+            return None
+        if not going:
+            break
+        values = step(values)
+        going, count = test(values), count + 1
+    return values
 
 
 @register_lowering("Call")

@@ -17,15 +17,12 @@ GRAPH_XFAIL = {
 # Cases XLA cannot compile by nature (static shapes), with the reason (docs/xla.md).
 _DATA_LENGTH = ("the returned list's length depends on the data (a break); XLA compiles "
                 "static shapes only (docs/xla.md)")
-_GROWING = ("a list appended in a staged loop grows its stacked tensor every iteration; "
-            "preallocated buffers for loops of static trip count are not built yet "
-            "(docs/xla.md)")
-# (case, argument index): the inputs whose staged loop grows a list (on a one-element
-# list, `range(len(xs))` is range(1), static: that loop runs as Python, nothing grows).
+# (case, argument index): the inputs whose staged loop grows a list a data-dependent
+# number of times (on a one-element list, `range(len(xs))` is range(1), static: that loop
+# runs as Python).
 JIT_XFAIL = {
     ("append_then_break", 0): _DATA_LENGTH, ("append_then_break", 1): _DATA_LENGTH,
     ("break_before_append", 0): _DATA_LENGTH, ("break_before_append", 1): _DATA_LENGTH,
-    ("append_then_sum", 0): _GROWING, ("append_then_sum", 1): _GROWING,
 }
 
 

@@ -248,3 +248,27 @@ def test_the_branch_not_taken_never_raises():
     for b in (0, 3):
         expected, actual = both(safe_divide, ag.constant(7), ag.constant(b))
         assert actual.numpy() == expected.numpy()
+
+
+def test_a_list_appended_in_a_loop_of_static_length_compiles_unrolled():
+    def squares(xs):
+        out = []
+        for x in xs:
+            out.append(x * x)
+        return ag.stack(out) + 0.5
+
+    expected, actual = both(squares, ag.constant([1.0, -2.0, 3.5]))
+    np.testing.assert_array_equal(actual.numpy(), expected.numpy())
+
+
+def test_a_list_of_data_dependent_length_names_the_variable():
+    def positives(xs):
+        out = []
+        i = 0
+        while i < len(xs) and xs[i] > 0:
+            out.append(xs[i])
+            i += 1
+        return ag.stack(out)
+
+    with pytest.raises(LoweringError, match=rf"'While'.*{HERE}:\d+.*'out'"):
+        ag.function(positives, jit_compile=True)(ag.constant([1.0, 2.0, -1.0]))
