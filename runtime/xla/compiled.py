@@ -58,7 +58,7 @@ class CompiledGraph:
         self._random = any(op.type in _RANDOM_OPS for op in ops)
         self._prints = any(op.type == "PrintV2" for op in ops)
         self._messages = AssertMessages()
-        self._checks = []
+        self._checks = {}  # input shapes -> the checks of their trace, by error code - 1
         self._jitted = jax.jit(self._lowered)
         if all(p.shape.is_fully_defined() for p in self.inputs):
             specs = [jax.ShapeDtypeStruct(tuple(p.shape.dims), p.dtype.np_dtype)
@@ -79,7 +79,7 @@ class CompiledGraph:
         outputs = lower_graph(ctx, self.graph, list(args), self.outputs)
         values, _, error = ctx.state()
         values = [values[i] for i in self._assigned]
-        self._checks = ctx.checks  # error code k is check k-1 of the latest trace
+        self._checks[tuple(np.shape(a) for a in args)] = ctx.checks
         return outputs, values, (error if ctx.checks else None)
 
     def run(self, arrays):
@@ -93,14 +93,15 @@ class CompiledGraph:
         if error is not None:
             code = int(error)
             if code:
-                raise self._failure(code)
+                raise self._failure(code, tuple(np.shape(a) for a in arrays))
         for i, value in zip(self._assigned, values):
             self.variables[i]._value = read_only(np.array(value))
         return [np.asarray(o) for o in outputs]
 
-    def _failure(self, code):
-        """The error of check `code` (1-based), as the numpy kernel would raise it."""
-        op, error_type, message = self._checks[code - 1]
+    def _failure(self, code, shapes):
+        """The error of check `code` (1-based) of the trace for input `shapes`, as the numpy
+        kernel would raise it."""
+        op, error_type, message = self._checks[shapes][code - 1]
         if error_type is not InvalidArgumentError:
             return op_error(op, error_type(message))
         jax.effects_barrier()  # an Assert's data come through a callback
