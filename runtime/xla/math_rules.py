@@ -119,7 +119,7 @@ _REDUCTIONS = {
 def _reduction(fn):
     def rule(ctx, op, x):
         axes = normalize_axes(op.attrs["axis"], x.ndim)
-        return jnp.asarray(fn(x, axes, op.attrs["keepdims"]), out_dtype(op))
+        return jnp.asarray(fn(x, axis=axes, keepdims=op.attrs["keepdims"]), out_dtype(op))
 
     return rule
 
