@@ -24,7 +24,7 @@ import traceback
 
 from autograph_py import __version__, cli_graph
 from autograph_py.cli_convert import convert_text
-from autograph_py.cli_output import prepare_outputs, write_atomically
+from autograph_py.cli_output import prepare_outputs, write_output
 from autograph_py.cli_render import Problem
 from autograph_py.cli_source import UsageError, read_input, split_lines
 from autograph_py.converters.errors import ConversionError
@@ -197,7 +197,9 @@ def _write_stdout(text):
 
 def _write_file(path, text, reporter):
     try:
-        write_atomically(path, text)
+        write_output(path, text)
+    except UsageError as e:
+        reporter.report(str(e), USAGE, e)
     except OSError as e:
         reporter.report(f"{path}: cannot write: {e.strerror or e}", USAGE, e)
 

@@ -8,10 +8,17 @@ Contract:
   inputs into a file, standard input into a directory, two inputs with one base name,
   a destination that is one of the inputs (inputs are never modified), a destination
   whose directory does not exist, and an existing destination that is not writable.
-- `write_atomically(path, text)` writes `text` (str as UTF-8, bytes as they are) to a
-  temporary file next to `path` and renames it over `path`: readers, and an interrupted
-  run, see the old file or the whole new one, never a half-written one. An existing file
-  keeps its permissions.
+- `write_output(path, text)` writes `text` (str as UTF-8, bytes as they are) without
+  ever turning something that is not a regular file into one:
+  - a regular file, or a path that does not exist yet, is written atomically: to a
+    temporary file next to it, renamed over it (readers, and an interrupted run, see the
+    old file or the whole new one). An existing file keeps its permissions.
+  - a symbolic link is followed: its final target gets the same treatment, and the link
+    stays a link.
+  - a character device (`/dev/null`, a terminal) or a FIFO is written through, as the
+    shell's `>` would (a rename would replace the device node with a file).
+  - anything else (a block device, a socket) raises `UsageError`; `prepare_outputs`
+    refuses these before anything is converted.
 """
 
 import os
@@ -55,6 +62,7 @@ def _check_destination(source, destination):
         return
     if os.path.isdir(destination):
         raise UsageError(f"{destination}: is a directory")
+    _writable_kind(destination)
     if source != STDIN and os.path.exists(source) and os.path.samefile(source, destination):
         raise UsageError(f"{destination}: is the input file; autograph never modifies its "
                          "input")
@@ -62,6 +70,32 @@ def _check_destination(source, destination):
     # when os.access says yes (as it always does for root).
     if not os.access(destination, os.W_OK) or not os.stat(destination).st_mode & 0o222:
         raise UsageError(f"{destination}: output file is not writable")
+
+
+def write_output(path, text):
+    # Decided on what the path reaches (stat follows links): /dev/stdout is a link to a
+    # pipe whose "real path" names no file at all.
+    if _writable_kind(path) == "through":
+        with open(path, "wb") as f:
+            f.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+    else:
+        # A symlink's final target is replaced; the link itself stays.
+        write_atomically(os.path.realpath(path), text)
+
+
+def _writable_kind(path):
+    """"atomic" for a regular file or a new path, "through" for a node written in place,
+    else `UsageError`."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "atomic"
+    if stat.S_ISREG(mode):
+        return "atomic"
+    if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
+        return "through"
+    raise UsageError(f"{path}: is not a regular file, a character device or a FIFO; "
+                     "autograph writes only to those")
 
 
 def write_atomically(path, text):
