@@ -1,16 +1,25 @@
-"""Nested structures: lists, tuples (namedtuples too) and dicts of leaves.
+"""Nested structures: lists, tuples (namedtuples too), dicts and composites of leaves.
 
 Contract: `flatten` lists the leaves depth-first (dicts in sorted key order);
+a composite (an object whose class defines `_nest_components()`, returning its tensors,
+and `_nest_rebuild(components)`, as TensorFlow's CompositeTensor) is nested: its leaves
+are its components, and rebuilding it keeps its Python-level metadata;
 `pack_sequence_as(structure, leaves)` rebuilds the same structure from such a list;
 `assert_same_structure` raises a ValueError that says where two structures differ.
 """
 
 
 def is_nested(value):
-    return isinstance(value, (list, tuple, dict))
+    return isinstance(value, (list, tuple, dict)) or is_composite(value)
+
+
+def is_composite(value):
+    return hasattr(type(value), "_nest_components")
 
 
 def _children(value):
+    if is_composite(value):
+        return list(value._nest_components())
     if isinstance(value, dict):
         return [value[k] for k in sorted(value, key=_sort_key)]
     return list(value)
@@ -30,6 +39,8 @@ def flatten(structure):
 
 
 def _rebuild(structure, children):
+    if is_composite(structure):
+        return structure._nest_rebuild(children)
     if isinstance(structure, dict):
         keys = sorted(structure, key=_sort_key)
         return type(structure)((k, c) for k, c in zip(keys, children))
@@ -70,7 +81,11 @@ def assert_same_structure(a, b, path="value"):
                          f"is not ({_kind(other)})")
     if not is_nested(a):
         return
-    if isinstance(a, dict) != isinstance(b, dict):
+    if is_composite(a) or is_composite(b):
+        if type(a) is not type(b):
+            raise ValueError(f"{path}: {_kind(a)} vs {_kind(b)}")
+        a, b = _children(a), _children(b)
+    elif isinstance(a, dict) != isinstance(b, dict):
         raise ValueError(f"{path}: {_kind(a)} vs {_kind(b)}")
     if isinstance(a, dict):
         if set(a) != set(b):

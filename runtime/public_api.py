@@ -121,6 +121,7 @@ from autograph_py.runtime.session import Session
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tape import GradientTape
 from autograph_py.runtime.tensor import Tensor, is_tensor
+from autograph_py.runtime.tensor_array import TensorArray
 from autograph_py.runtime.tensor_spec import TensorSpec
 from autograph_py.runtime.unsupported import refuse
 from autograph_py.runtime.variables import Variable
@@ -196,7 +197,7 @@ __all__ = [
     "Assert", "debugging", "math", "nn", "print", "random",
     # graphs, sessions, variables, control flow, gradients, specs, errors
     "GradientTape", "Graph", "InvalidArgumentError", "OpError", "Operation", "Session",
-    "TensorSpec", "Variable", "cond", "errors", "executing_eagerly", "get_default_graph",
+    "TensorArray", "TensorSpec", "Variable", "cond", "errors", "executing_eagerly", "get_default_graph",
     "gradients", "name_scope", "reset_default_graph", "stop_gradient", "while_loop",
 ]
 

@@ -42,6 +42,8 @@ def leaf_names(state, symbol_names):
 def _leaf_paths(value, path):
     if not nest.is_nested(value):
         return [path]
+    if nest.is_composite(value):  # a TensorArray's tensors are named after it
+        return [path] * len(nest.flatten(value))
     if isinstance(value, dict):
         keys = list(value)
         # nest orders dict leaves its own way; flattening {key: position} reveals it.

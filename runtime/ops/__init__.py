@@ -19,5 +19,6 @@ from autograph_py.runtime.ops import (  # noqa: F401
     sequence_ops,
     sort_ops,
     special_math_ops,
+    tensor_array_ops,
     unary_math_ops,
 )

@@ -17,6 +17,11 @@ _RULES = {}
 UNLOWERABLE = {
     "Placeholder": "a placeholder must be fed; it is an input of the compiled function, "
                    "never an op inside it",
+    **dict.fromkeys(
+        ("TensorArrayScatter", "TensorArrayCheckRead", "TensorArrayStack",
+         "TensorArrayBufferGrad"),
+        "a TensorArray's buffer grows with its writes (a shape known only when it runs) and "
+        "its checks are data-dependent errors; XLA needs static shapes"),
 }
 
 
