@@ -197,8 +197,9 @@ __all__ = [
     "Assert", "debugging", "math", "nn", "print", "random",
     # graphs, sessions, variables, control flow, gradients, specs, errors
     "GradientTape", "Graph", "InvalidArgumentError", "OpError", "Operation", "Session",
-    "TensorArray", "TensorSpec", "Variable", "cond", "errors", "executing_eagerly", "get_default_graph",
-    "gradients", "name_scope", "reset_default_graph", "stop_gradient", "while_loop",
+    "TensorArray", "TensorSpec", "Variable", "cond", "errors", "executing_eagerly",
+    "get_default_graph", "gradients", "name_scope", "reset_default_graph", "stop_gradient",
+    "while_loop",
 ]
 
 
