@@ -1,8 +1,9 @@
 """Converting one file's text, statically, for the command line.
 
 Contract of `convert_text(text, name, functions=None) -> Result`:
-- `text` is parsed, never imported, compiled to bytecode or run. A syntax error, or a
-  file that already uses the reserved name `ag__`, raises `ConversionError`.
+- `text` is parsed, never imported, compiled to bytecode or run. A syntax error, a
+  file that already uses the reserved name `ag__`, or one nested deeper than
+  `cli_limits.MAX_DEPTH` raises `ConversionError`.
 - Whole file (`functions` is None): `Result.output` is the file with every convertible
   function (top-level functions and methods of top-level classes, nested functions
   through their parents) replaced by its converted version, and
@@ -27,6 +28,7 @@ import tokenize
 
 import gast
 
+from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
 from autograph_py.cli_source import newline_of, split_lines
 from autograph_py.converters import parser, pipeline
 from autograph_py.converters.errors import ConversionError
@@ -52,15 +54,26 @@ def convert_text(text, name, functions=None):
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        module = parser.parse_module(text, name)
-        _reject_reserved_name(module, name)
-        ctx = ConversionContext(filename=name, recursive=True)
-        if functions is None:
-            return _convert_file(text, module, name, ctx)
-        return _convert_selected(text, module, name, ctx, functions)
+        with deep_recursion():
+            return _convert_text(text, name, functions)
     finally:
         if gc_was_enabled:
             gc.enable()
+
+
+def _convert_text(text, name, functions):
+    try:
+        module = parser.parse_module(text, name)
+    except (RecursionError, MemoryError):
+        # Python's own parser gives up on deep nesting (MemoryError is its "stack
+        # overflow"), before any tree exists to check.
+        raise ConversionError(TOO_DEEP, name, 1) from None
+    check_depth(module, name)
+    _reject_reserved_name(module, name)
+    ctx = ConversionContext(filename=name, recursive=True)
+    if functions is None:
+        return _convert_file(text, module, name, ctx)
+    return _convert_selected(text, module, name, ctx, functions)
 
 
 def _reject_reserved_name(module, name):

@@ -6,13 +6,15 @@ bytes: the file is never imported, compiled or executed.
 - A problem with the argument itself (missing, a directory, unreadable) raises
   `UsageError` (exit status 2, like argparse's own `FileType` errors).
 - Content that is not UTF-8 raises `ConversionError` located at the first bad byte
-  (exit status 1: the file was read, its content cannot be converted).
+  (exit status 1: the file was read, its content cannot be converted); so does input
+  larger than `cli_limits.MAX_INPUT_BYTES`, found without reading the rest.
 """
 
 import io
 import os
 import sys
 
+from autograph_py.cli_limits import read_limited
 from autograph_py.converters.errors import ConversionError
 
 STDIN = "-"
@@ -25,12 +27,12 @@ class UsageError(Exception):
 
 def read_input(arg):
     if arg == STDIN:
-        return STDIN_NAME, _decode(sys.stdin.buffer.read(), STDIN_NAME)
+        return STDIN_NAME, _decode(read_limited(sys.stdin.buffer, STDIN_NAME), STDIN_NAME)
     if os.path.isdir(arg):
         raise UsageError(f"{arg}: is a directory; give the Python files in it")
     try:
         with open(arg, "rb") as f:
-            data = f.read()
+            data = read_limited(f, arg)
     except FileNotFoundError:
         raise UsageError(f"{arg}: no such file") from None
     except OSError as e:
