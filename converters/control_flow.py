@@ -64,12 +64,14 @@ def _plan(node, function_scope):
     # Names whose binding is seen from outside the statement's closures: after the
     # function returns (global, nonlocal), or by a nested function whenever it runs.
     outer = function_scope.globals | function_scope.nonlocals | function_scope.captured
-    # A name the head binds (`if (n := f()):`, a `while` test) that a body rebinds
-    # carries the head's value into the body: the head and the body are different
+    # A name the head binds (`if (n := f()):`, a `while` test) that a block reads
+    # carries the head's value into the block: the head and the block are different
     # scopes (a `while` test runs in a closure too), so it must be nonlocal in them.
     head = anno.getanno(node, anno.Static.HEAD_SCOPE).modified
-    carried = {qn for qn in names if qn in live_in or qn in live_out or qn in head or
-               str(qn) in outer}
+    into_blocks = frozenset().union(*(anno.getanno(block[0], anno.Static.LIVE_VARS_IN)
+                                      for block in (node.body, node.orelse) if block))
+    carried = {qn for qn in names if qn in live_in or qn in live_out or str(qn) in outer or
+               (qn in head and qn in into_blocks)}
     # Every name a body rebinds through `nonlocal` is state, even when it is dead after
     # the statement: staging traces both branches, and set_state must undo the first
     # branch's writes before the second is traced (else it reads the first's tensors).

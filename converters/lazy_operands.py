@@ -38,8 +38,8 @@ lazy operand that rebinds a name of the function.
 import ast
 
 import gast
-from autograph_py.converters import anno, templates, traversal
-from autograph_py.converters.analysis import activity, qual_names
+from autograph_py.converters import analysis, anno, templates, traversal
+from autograph_py.converters.analysis import activity
 from autograph_py.converters.transformer import Transformer
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
@@ -113,6 +113,8 @@ class _Function:
     def __init__(self, node, outer_calls):
         self.calls, scope = activity.visible_function_effects(node, outer_calls)
         self.globals = scope.globals
+        # Seen from outside the function body: after it returns, or by a closure.
+        self.outside = scope.globals | scope.nonlocals | scope.captured
         self.walrus_only = _walrus_only_names(node)
         self.unbound = set()  # walrus_only names a generated function declares nonlocal
 
@@ -121,6 +123,7 @@ class LazyOperandTransformer(Transformer):
     def __init__(self, ctx):
         super().__init__(ctx)
         self.functions = []
+        self.observed = None  # names read after the statement being rewritten, if known
 
     def visit_FunctionDef(self, node):
         outer = self.functions[-1].calls if self.functions else {}
@@ -142,7 +145,7 @@ class LazyOperandTransformer(Transformer):
         return node  # no statement can go inside it
 
     def _block(self, stmts):
-        out = []
+        outer_observed, out = self.observed, []  # a block may be a generated function's
         for stmt in stmts:
             if isinstance(stmt, _FUNCTIONS):
                 out.append(self.visit(stmt))
@@ -151,6 +154,7 @@ class LazyOperandTransformer(Transformer):
                 out.append(stmt)
                 continue
             defs = []
+            self.observed = self._observed(stmt)
             if isinstance(stmt, gast.While):
                 _join_loop_tests(stmt, self._rebound([stmt.test]))
             for field, value in gast.iter_fields(stmt):
@@ -165,6 +169,7 @@ class LazyOperandTransformer(Transformer):
                     setattr(stmt, field, self._block(getattr(stmt, field)))
             for part in getattr(stmt, 'handlers', []) + getattr(stmt, 'cases', []):
                 part.body = self._block(part.body)
+        self.observed = outer_observed
         return out
 
     def _expression(self, node, test, defs):
@@ -199,11 +204,24 @@ class LazyOperandTransformer(Transformer):
             setattr(node, field, self._expression(value, operand_test, defs))
         return node
 
+    def _observed(self, stmt):
+        """Names whose binding may be read after an operator of `stmt` runs: read by the
+        statement (its blocks included), live after it, or seen from outside the
+        function. None for a statement without liveness (made by this pass)."""
+        live = anno.getanno(stmt, anno.Static.LIVE_VARS_OUT)
+        if live is None or not self.functions:
+            return None
+        function = self.functions[-1]
+        reads = activity.block_scope([stmt], function.calls).read | live
+        return {str(qn) for qn in reads if not qn.is_composite} | function.outside
+
     def _rebound(self, operands):
-        """Plain names the operands rebind (sorted), or [] when they rebind none."""
+        """Plain names the operands rebind that may be read afterwards (sorted), or []: a
+        `:=` whose value nobody reads may bind a name of the lambda it ends up in."""
         calls = self.functions[-1].calls if self.functions else {}
-        return sorted({str(qn) for qn in activity.block_scope(operands, calls).modified
-                       if not qn.is_composite})
+        rebound = {str(qn) for qn in activity.block_scope(operands, calls).modified
+                   if not qn.is_composite}
+        return sorted(rebound if self.observed is None else rebound & self.observed)
 
     def _operand(self, value, test, expr):
         """The statements `value = expr`, the operand's truth in a test position."""
@@ -320,5 +338,5 @@ def _may_rebind_lazily(tree):
 def transform(node, ctx):
     if not _may_rebind_lazily(node):
         return node
-    qual_names.resolve(node)  # activity reads the qualified names
+    analysis.resolve(node)  # liveness says which rebound names matter
     return LazyOperandTransformer(ctx).visit(node)

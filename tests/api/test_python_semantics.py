@@ -295,6 +295,21 @@ def while_test_binds_and_the_body_breaks(a):
     return v2, w1
 
 
+def unread_walrus_in_a_while_test_in_a_staged_loop(a, xs):
+    v1 = 0
+    v2 = a
+    for _i1 in range(len(xs)):
+        while (v1 := v2):  # noqa: F841 -- v1 is never read: that is the case
+            return 0
+    return -1
+
+
+def unread_walrus_in_a_lazy_operand(a, xs):
+    if sum(xs) or (v1 := a):  # noqa: F841 -- v1 is never read: that is the case
+        a = a + 1
+    return a
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -322,6 +337,8 @@ CASES = [
     (helper_called_through_a_lowered_operator, [(0, [1, 2]), (-1, [3])]),
     (mixed_operands_in_a_test_that_rebinds, [(0, 0), (1, 4), (3, 1)]),
     (while_test_binds_and_the_body_breaks, [(0,), (9,)]),
+    (unread_walrus_in_a_while_test_in_a_staged_loop, [(0, [1, 2]), (3, [1])]),
+    (unread_walrus_in_a_lazy_operand, [(0, [0]), (2, [0]), (2, [1])]),
 ]
 
 

@@ -6,7 +6,6 @@
 # outcome: crash
 # error: ValueError: 'v1' is defined in only one branch of the `if` and used after it; the condition is a tensor, so both branches are built into the graph and both must give 'v1' a value (or define it before the `if`)
 # inputs: [(0, 0, [])]
-# xfail: a walrus that binds a new variable in the lazy operand of a staged or (lowered to a staged if) is rejected as 'defined in only one branch of the if and used after it', but the variable is never used after
 def f(a, b, xs):
     v0 = 0
     if sum(xs) or (v1 := v0):
