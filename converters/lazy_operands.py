@@ -4,8 +4,10 @@ An operand that runs only when the ones before it decide so (`h(0)` in `v and h(
 branches of `x if c else y`) may rebind a name of the function: it calls a local
 function that writes the name through `nonlocal`, or it binds one with `:=`. Staging
 such an operator as a value (`ag__.and_`) would trace the operand in a `cond` branch and
-leave the name holding a tensor of that branch. So the operator becomes a call of a
-local function holding an `if`, which control flow then stages with the names as state:
+leave the name holding a tensor of that branch. So, when such a name may be read
+afterwards (liveness, run here only on functions that have both operators and rebinding
+expressions, decides), the operator becomes a call of a local function holding an
+`if`, which control flow then stages with the names as state:
 
     if v and h(0):                 def and_value():
         ...                 ->         nonlocal v
