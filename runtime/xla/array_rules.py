@@ -84,7 +84,7 @@ def _unpack(ctx, op, x):
 
 
 def _check_indices(ctx, op, indices, size):
-    ctx.check(op, jnp.all((indices >= -size) & (indices < size)), IndexError,
+    ctx.check(op, (indices >= -size) & (indices < size), IndexError,
               f"index out of range for an axis of size {size}")
 
 

@@ -15,7 +15,13 @@ Contract:
   so text appears before the call returns, as with the numpy runtime.
 - Compiled once per input shapes and dtypes (jax.jit's own cache), which the function's
   trace cache already fixes except for None dims of an input_signature.
+- Read-only numpy arrays (our tensors' values) are transferred to JAX once: the JAX copy
+  is kept while the array lives (`DEVICE_COPIES`), and outputs and Variable values are
+  zero-copy views of the JAX results, registered there, so a result fed to the next
+  compiled call is not copied again.
 """
+
+import weakref
 
 import jax
 import numpy as np
@@ -31,6 +37,38 @@ from autograph_py.runtime.xla.state_rules import AssertMessages
 
 _VARIABLE_OPS = ("ReadVariable", "AssignVariable", "AssignAddVariable", "AssignSubVariable")
 _RANDOM_OPS = ("RandomUniform", "RandomNormal")
+
+
+class DeviceCopies:
+    """The JAX array holding each live read-only numpy array's data, by identity."""
+
+    def __init__(self):
+        self._by_id = {}  # id(array) -> (weak reference to it, its JAX array)
+
+    def to_device(self, array):
+        entry = self._by_id.get(id(array))
+        if entry is not None and entry[0]() is array:
+            return entry[1]
+        if not isinstance(array, np.ndarray) or array.flags.writeable:
+            return array  # it may change: jax.jit transfers it at this call
+        device = jax.device_put(array)
+        self.remember(array, device)
+        return device
+
+    def remember(self, array, device):
+        key = id(array)
+        self._by_id[key] = (weakref.ref(array, lambda _, key=key: self._by_id.pop(key, None)),
+                            device)
+
+    def to_host(self, device):
+        """A read-only numpy view of `device`'s data, remembered as its copy."""
+        array = np.asarray(device)
+        if not array.flags.writeable:  # a zero-copy view (CPU): feeding it back is free
+            self.remember(array, device)
+        return array
+
+
+DEVICE_COPIES = DeviceCopies()
 
 
 def _walk(graph):
@@ -86,17 +124,21 @@ class CompiledGraph:
         seed = None
         if self._random:
             seed = np.uint32(random_ops.seed_for_compiled_call())
+        to_device = DEVICE_COPIES.to_device
         with jax.enable_x64(True):
-            outputs, values, error = self._jitted(list(arrays), self._variable_values(), seed)
+            outputs, values, error = self._jitted(
+                [to_device(a) for a in arrays],
+                [to_device(v._value) for v in self.variables], seed)
         if self._prints:
             jax.effects_barrier()
         if error is not None:
             code = int(error)
             if code:
                 raise self._failure(code, tuple(np.shape(a) for a in arrays))
+        to_host = DEVICE_COPIES.to_host
         for i, value in zip(self._assigned, values):
-            self.variables[i]._value = read_only(np.array(value))
-        return [np.asarray(o) for o in outputs]
+            self.variables[i]._value = read_only(to_host(value))
+        return [to_host(o) for o in outputs]
 
     def _failure(self, code, shapes):
         """The error of check `code` (1-based) of the trace for input `shapes`, as the numpy

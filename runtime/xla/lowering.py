@@ -61,14 +61,16 @@ class LoweringContext:
         return sub
 
     def check(self, op, ok, error_type, message):
-        """Fail the call with `error_type(message)` unless `ok` (a bool scalar)."""
-        if isinstance(ok, (bool, np.bool_, np.ndarray)) and bool(ok):
-            return
+        """Fail the call with `error_type(message)` unless all of `ok` (bools) holds."""
+        if not isinstance(ok, jax.core.Tracer):
+            if np.all(ok):
+                return  # known to hold while tracing (a constant divisor, a static index)
+            ok = np.False_
         if self.guard is not None:
-            ok = jnp.asarray(ok) | ~self.guard
+            ok = jnp.all(ok) | ~self.guard
         self.checks.append((op, error_type, message))
         code = len(self.checks)
-        self.error = jnp.where((self.error == 0) & ~jnp.asarray(ok), code, self.error)
+        self.error = jnp.where((self.error == 0) & ~jnp.all(ok), code, self.error)
 
 
 def is_known(value):

@@ -59,7 +59,7 @@ def _real_div(ctx, op, x, y):
 
 def _check_divisor(ctx, op, y):
     if np.dtype(y.dtype).kind in "iu":
-        ctx.check(op, jnp.all(y != 0), ZeroDivisionError, "integer division by zero")
+        ctx.check(op, y != 0, ZeroDivisionError, "integer division by zero")
 
 
 @register_lowering("FloorDiv")
@@ -77,7 +77,7 @@ def _floor_mod(ctx, op, x, y):
 @register_lowering("Pow")
 def _pow(ctx, op, x, y):
     if np.dtype(y.dtype).kind == "i":
-        ctx.check(op, jnp.all(y >= 0), ValueError,
+        ctx.check(op, y >= 0, ValueError,
                   "Integers to negative integer powers are not allowed.")
     return jnp.asarray(jnp.power(x, y), out_dtype(op))
 

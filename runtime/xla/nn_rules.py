@@ -28,7 +28,7 @@ def _log_softmax(ctx, op, x):
 @register_lowering("SparseSoftmaxCrossEntropyWithLogits")
 def _sparse_xent(ctx, op, labels, logits):
     classes = logits.shape[-1]
-    ctx.check(op, jnp.all((labels >= 0) & (labels < classes)), ValueError,
+    ctx.check(op, (labels >= 0) & (labels < classes), ValueError,
               f"labels must be in [0, {classes}) (the number of classes)")
     picked = jnp.take_along_axis(jax.nn.log_softmax(logits, -1), labels[..., None], -1)
     return -picked[..., 0]

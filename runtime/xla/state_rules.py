@@ -22,7 +22,7 @@ import jax.numpy as jnp
 from autograph_py.runtime.errors import InvalidArgumentError
 from autograph_py.runtime.ops.logging_ops import render
 from autograph_py.runtime.ops.shape_args import resolve
-from autograph_py.runtime.xla.lowering import run_kernel_on_host, static
+from autograph_py.runtime.xla.lowering import is_known, run_kernel_on_host, static
 from autograph_py.runtime.xla.table import register_lowering
 from jax import lax
 
@@ -68,8 +68,10 @@ class AssertMessages:
 
 @register_lowering("Assert")
 def _assert(ctx, op, condition, *data):
-    ok = jnp.all(condition)
-    ctx.check(op, ok, InvalidArgumentError, "assertion failed")
+    count = len(ctx.checks)
+    ctx.check(op, condition, InvalidArgumentError, "assertion failed")
+    if len(ctx.checks) == count:
+        return ()  # known to hold while tracing
     code = len(ctx.checks)
     attrs = op.attrs
 
@@ -77,7 +79,13 @@ def _assert(ctx, op, condition, *data):
         ctx.assert_messages.put(code, "assertion failed: " + render(
             attrs["template"], values, " ", attrs["summarize"]))
 
-    lax.cond(ok, lambda: None, lambda: jax.debug.callback(record, *data))
+    def report():
+        jax.debug.callback(record, *data)
+
+    if is_known(condition):
+        report()  # known to fail
+    else:
+        lax.cond(jnp.all(condition), lambda: None, report)
     return ()
 
 

@@ -134,6 +134,7 @@ def test_a_loop_variable_that_changes_shape_names_the_variable():
     def grow(x, n):
         i = 0
         while i < n:
+            ag.set_loop_options(shape_invariants=[(x, [None])])
             x = ag.concat([x, x], 0)
             i += 1
         return x
