@@ -106,9 +106,13 @@ class _Builder:
     def helpers(self):
         lines = []
         for n in range(self.rng.choice((0, 0, 1, 2))):
-            kind = self.rng.choice(("rebind", "rebind_if", "read", "branch", "loop", "lambda"))
+            kinds = ["rebind", "rebind_if", "read", "default", "branch", "loop", "lambda"]
+            kind = self.rng.choice(kinds + ["calls"] * n)  # h1 may call h0
             name, var = f"h{n}", self.rng.choice(self.vars)
-            if kind == "rebind":
+            if kind == "calls":  # rebinds (transitively) what h0 rebinds
+                lines += [f"def {name}(p):", "    return h0(p) + 1"]
+                (self.rebinders if "h0" in self.rebinders else self.readers).append(name)
+            elif kind == "rebind":
                 lines += [f"def {name}(p):", f"    nonlocal {var}", f"    {var} = {var} + p",
                           f"    return {var}"]
                 self.rebinders.append(name)
@@ -118,6 +122,9 @@ class _Builder:
                 self.rebinders.append(name)
             elif kind == "read":
                 lines += [f"def {name}(p):", f"    return p + {var}"]
+                self.readers.append(name)
+            elif kind == "default":
+                lines += [f"def {name}(p, q=2):", f"    return p - q + {var}"]
                 self.readers.append(name)
             elif kind == "loop":
                 lines += [f"def {name}(p):", f"    t = p + {var}", "    for x in xs:",
@@ -162,7 +169,7 @@ class _Builder:
             kinds.append("attr")
         if self.rebinders:
             kinds.append("call")
-        kinds.append("try")
+        kinds += ["try", "assert"]
         return getattr(self, "s_" + self.rng.choice(kinds))(scope)
 
     def nested(self, scope, loop=False, targets=(), indexes=()):
@@ -182,8 +189,15 @@ class _Builder:
         return [f"{first}, {second} = " + ", ".join(values)]
 
     def s_aug(self, scope):
-        op = self.rng.choice(("+=", "-="))
-        return [f"{self.rng.choice(self.vars)} {op} {self.small_atom(scope)}"]
+        var = self.rng.choice(self.vars)
+        if self.rng.random() < 0.2:
+            return [f"{var} {self.rng.choice(('%=', '//='))} {self.rng.randint(2, 5)}"]
+        return [f"{var} {self.rng.choice(('+=', '-='))} {self.small_atom(scope)}"]
+
+    def s_assert(self, scope):  # always holds: staged, it must not fail either
+        return [self.rng.choice((f"assert {self.atom(scope)} == {self.atom(scope)} or True",
+                                 "assert len(xs) >= 0",
+                                 f"assert abs({self.expr(scope, 1)}) >= 0"))]
 
     def s_if(self, scope):
         lines = [f"if {self.cond(scope)}:"] + self.nested(scope)
@@ -221,7 +235,8 @@ class _Builder:
     def s_for(self, scope):
         self.fresh += 1
         i, x = f"i{self.fresh}", f"x{self.fresh}"
-        kind = self.rng.choice(("range", "range", "xs", "xs", "list", "enumerate", "zip"))
+        kind = self.rng.choice(("range", "range", "xs", "xs", "list", "enumerate", "zip",
+                                "enumerate_zip"))
         indexes = ()
         if kind == "range":
             iterable, targets, header = self.range_call(scope), (i,), i
@@ -234,9 +249,13 @@ class _Builder:
         elif kind == "enumerate":
             iterable, targets, header = "enumerate(xs)", (i, x), f"{i}, {x}"
             indexes = (i,)
-        else:
+        elif kind == "zip":
             other = self.rng.choice(("xs", "range(3)", "[4, 5]"))
             iterable, targets, header = f"zip(xs, {other})", (x, i), f"{x}, {i}"
+        else:
+            y = f"y{self.fresh}"
+            iterable = f"enumerate(zip(xs, {self.rng.choice(('xs', '[1, 2, 3]'))}))"
+            targets, header, indexes = (i, x, y), f"{i}, ({x}, {y})", (i,)
         lines = [f"for {header} in {iterable}:"]
         return (lines + self.nested(scope, loop=True, targets=targets, indexes=indexes)
                 + self.loop_else(scope))
@@ -248,6 +267,8 @@ class _Builder:
             f"range({self.rng.randint(-1, 1)}, {self.rng.randint(1, 4)})",
             "range(len(xs))",
             f"range({self.rng.choice(('a', 'b'))}, 4)",
+            f"range({self.rng.choice(('0', 'a'))}, 5, 2)",
+            f"range({self.rng.choice(('3', 'b'))}, -1, -1)",
         ))
 
     def loop_else(self, scope):
@@ -307,8 +328,11 @@ class _Builder:
         if scope.loops and self.rng.random() < 0.3:
             body.append(self.rng.choice(("break", "continue")))
         handler = [f"{var} -= 1"] if self.rng.random() < 0.7 else ["pass"]
-        return (["try:"] + ["    " + line for line in body] + ["except ValueError:"]
-                + ["    " + line for line in handler])
+        lines = (["try:"] + ["    " + line for line in body] + ["except ValueError:"]
+                 + ["    " + line for line in handler])
+        if self.rng.random() < 0.3:  # runs after a return or break in the body, too
+            lines += ["finally:", f"    {self.rng.choice(self.vars)} += 1"]
+        return lines
 
     # --- expressions --------------------------------------------------------------------
 
@@ -334,7 +358,8 @@ class _Builder:
             extras.append("o.k")
         helpers = self.readers + self.rebinders
         if helpers:
-            extras.append(f"{self.rng.choice(helpers)}({self.small_atom(scope)})")
+            keyword = "p=" if self.rng.random() < 0.2 else ""
+            extras.append(f"{self.rng.choice(helpers)}({keyword}{self.small_atom(scope)})")
         if self.rng.random() < 0.25:
             return self.rng.choice(extras)
         return self.rng.choice(options)
