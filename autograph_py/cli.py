@@ -165,6 +165,8 @@ def _convert_one(arg, functions, reporter):
         return None
     for problem in result.problems:
         reporter.report(str(problem), PROBLEMS, problem)
+    for note in result.notes:
+        reporter.report(note, OK)
     return result
 
 

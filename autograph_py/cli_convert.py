@@ -11,7 +11,9 @@ Contract of `convert_text(text, name, functions=None) -> Result`:
   the `from __future__` imports. Everything else (statements, comments, blank lines,
   line endings) stays as written, so a diff shows only what conversion changed.
   Functions decorated `do_not_convert` and functions that cannot be converted stay as
-  written; each of the latter is a `ConversionError` in `Result.problems`.
+  written; each of the latter is a `ConversionError` in `Result.problems`, as is each
+  function the command does not try (`cli_skipped`: async, in a nested class, under a
+  module-level `if`). Generators stay as written with a line in `Result.notes`.
 - With `functions` (names `f` or `Class.method`): `Result.output` is those functions
   converted and printed as `to_code` prints them (no decorators, no import),
   `Result.original` their source as written; `Result.names` every
@@ -29,6 +31,7 @@ import tokenize
 import gast
 
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
+from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
 from autograph_py.converters import parser, pipeline
 from autograph_py.converters.errors import ConversionError
@@ -46,6 +49,7 @@ class Result:
     output: str
     problems: list
     names: frozenset = frozenset()
+    notes: list = dataclasses.field(default_factory=list)  # `file:line: note: ...` lines
 
 
 def convert_text(text, name, functions=None):
@@ -121,10 +125,16 @@ def _convert_file(text, module, name, ctx):
     # is replaced before the import is inserted in front of it.
     edits = [_import_edit(module, lines, newline)]
     problems = {id(e): e for e in errors}  # each replaced by one naming its function
+    notes = []
     pairs = zip(function_definitions(module), function_definitions(converted))
     for (qualname, old), (_, new) in pairs:
         first, last = first_line(old), old.end_lineno
         failures = [e for e in errors if first <= e.lineno <= last]
+        if is_generator(old):
+            notes.append(generator_note(old, qualname, name))
+            for e in failures:
+                del problems[id(e)]
+            continue
         for e in failures:
             problems[id(e)] = ConversionError(f"{e.message}; {qualname}() is left as written",
                                               e.filename, e.lineno, e.col_offset)
@@ -134,7 +144,9 @@ def _convert_file(text, module, name, ctx):
         edits.append((first - 1, last, _render(new, indent, newline)))
     for start, end, replacement in sorted(edits, key=lambda e: e[:2], reverse=True):
         lines[start:end] = [replacement]
-    return Result(name, text, "".join(lines), list(problems.values()))
+    reported = sorted([*problems.values(), *skipped_functions(module, name)],
+                      key=lambda e: e.lineno)
+    return Result(name, text, "".join(lines), reported, notes=notes)
 
 
 def _import_edit(module, lines, newline):
@@ -186,14 +198,16 @@ def _string_continuation_lines(source):
 def _convert_selected(text, module, name, ctx, functions):
     definitions = dict(function_definitions(module))  # a redefinition wins, as in Python
     lines = split_lines(text)
-    originals, outputs, problems = [], [], []
+    originals, outputs, problems, notes = [], [], [], []
     for qualname in dict.fromkeys(functions):
         node = definitions.get(qualname)
         if node is None:
             continue
         original = textwrap.dedent("".join(lines[first_line(node) - 1:node.end_lineno]))
         originals.append(original)
-        if is_do_not_convert(node):
+        if is_generator(node):
+            notes.append(generator_note(node, qualname, name))
+        if is_do_not_convert(node) or is_generator(node):
             outputs.append(original)
             continue
         try:
@@ -203,4 +217,4 @@ def _convert_selected(text, module, name, ctx, functions):
             continue
         outputs.append(pipeline.to_source(converted) + "\n")
     return Result(name, "\n".join(originals), "\n".join(outputs), problems,
-                  frozenset(definitions))
+                  frozenset(definitions), notes)

@@ -18,11 +18,12 @@ _COMMAND = ([shutil.which("autograph")] if shutil.which("autograph")
 _module_names = (f"autograph_cli_test_module_{i}" for i in itertools.count())
 
 
-def run_autograph(*args, stdin=None, cwd=None, env=None, binary=False):
-    """The finished `autograph` process; its output as str, or bytes when `binary`."""
+def run_autograph(*args, stdin=None, cwd=None, env=None, binary=False, launcher=()):
+    """The finished `autograph` process, started through `launcher` (a command prefix)
+    when given; its output as str, or bytes when `binary`."""
     text = {} if binary else {"text": True, "encoding": "utf-8"}
-    return subprocess.run([*_COMMAND, *map(str, args)], input=stdin, capture_output=True,
-                          cwd=cwd, env=env, timeout=120, **text)
+    return subprocess.run([*launcher, *_COMMAND, *map(str, args)], input=stdin,
+                          capture_output=True, cwd=cwd, env=env, timeout=120, **text)
 
 
 def import_path(path):
