@@ -3,16 +3,28 @@
 Contract: the numpy kernel's result: run the forward loop (counting its iterations n),
 then for k = n-1 .. 0 map (loop variables at the start of iteration k, gradient of the
 body's outputs) through the body-gradient graph, summing the gradients of captures and
-Variables. XLA needs static shapes, so the loop variables of iteration k are not kept
-in a growing stack: they are recomputed from the initial values (k body steps), which
-costs O(n^2) body runs for n iterations (docs/xla.md).
+Variables. XLA needs static shapes, so the loop variables are kept in a history buffer
+of a fixed capacity (HISTORY_MAX_ITERATIONS iterations, fewer when they would take more
+than HISTORY_MAX_BYTES); a loop that ran longer recomputes the variables of iteration k
+from the initial values (k body steps): O(n^2) body runs for n iterations (docs/xla.md).
 """
 
 import jax.numpy as jnp
+import numpy as np
 from autograph_py.runtime.xla.control_flow_rules import typed
 from autograph_py.runtime.xla.lowering import lower_graph
 from autograph_py.runtime.xla.table import register_lowering
 from jax import lax
+
+HISTORY_MAX_ITERATIONS = 1024
+HISTORY_MAX_BYTES = 64 << 20
+
+
+def _history_capacity(values):
+    """How many iterations' loop variables the history keeps: HISTORY_MAX_ITERATIONS,
+    fewer when that would take more than HISTORY_MAX_BYTES."""
+    size = sum(int(np.prod(jnp.shape(v))) * np.dtype(v.dtype).itemsize for v in values)
+    return max(1, min(HISTORY_MAX_ITERATIONS, HISTORY_MAX_BYTES // max(size, 1)))
 
 
 @register_lowering("WhileGrad")
@@ -34,25 +46,39 @@ def _while_grad(ctx, op, *inputs):
     def step(values):
         return typed(lower_graph(ctx, attrs["body_graph"], list(values) + body_extra), specs)
 
+    capacity = _history_capacity(initial)
+    history = tuple(jnp.zeros((capacity,) + jnp.shape(v), v.dtype) for v in initial)
+
+    def record(history, n, values):
+        return lax.cond(n < capacity,
+                        lambda h: tuple(x.at[n].set(v) for x, v in zip(h, values)),
+                        lambda h: h, history)
+
     def count_body(carry):
-        _, values, n, state = carry
+        _, values, n, history, state = carry
         ctx.set_state(state)
+        history = record(history, n, values)  # the variables at the start of iteration n
         values = step(values)
         going = test(values) & (True if limit is None else n + 1 < limit)
-        return going, values, n + 1, ctx.state()
+        return going, values, n + 1, history, ctx.state()
 
     going = test(initial) & (True if limit is None else limit > 0)
-    _, _, n, state = lax.while_loop(lambda c: c[0], count_body,
-                                    (going, initial, jnp.int32(0), ctx.state()))
+    _, _, n, history, state = lax.while_loop(
+        lambda c: c[0], count_body, (going, initial, jnp.int32(0), history, ctx.state()))
     ctx.set_state(state)
 
-    def values_at(k):
+    def recomputed(k, state):
         def advance(_, carry):
             values, state = carry
             ctx.set_state(state)
             return step(values), ctx.state()
 
-        values, state = lax.fori_loop(0, k, advance, (initial, ctx.state()))
+        return lax.fori_loop(0, k, advance, (initial, state))
+
+    def values_at(k):
+        values, state = lax.cond(
+            n <= capacity, lambda state: (tuple(h[k] for h in history), state),
+            lambda state: recomputed(k, state), ctx.state())
         ctx.set_state(state)
         return values
 

@@ -4,6 +4,7 @@ central finite differences of the same function, in float64."""
 
 import numpy as np
 import pytest
+from autograph_py.runtime.xla import gradient_rules
 from autograph_py.runtime.xla.compiled import CompiledGraph
 
 import autograph_py as ag
@@ -116,3 +117,10 @@ def test_the_backward_pass_is_compiled(monkeypatch):
     tape.gradient(y, x)
     forward, backward = runs
     assert backward is not forward and backward.name.endswith("_grad")
+
+
+def test_a_loop_longer_than_the_history_recomputes_its_iterations(monkeypatch):
+    # Past the history's capacity, the variables of each iteration are recomputed from
+    # the loop's start: the gradient is the same.
+    monkeypatch.setattr(gradient_rules, "HISTORY_MAX_ITERATIONS", 2)
+    test_gradient_matches_finite_differences(while_loop, (0.3, 5))
