@@ -53,12 +53,16 @@ def cond(pred, true_fn, false_fn, carry):
     if isinstance(pred, (bool, np.bool_, np.ndarray)):
         return true_fn(carry) if bool(pred) else false_fn(carry)
     carry = as_arrays(carry)
-    # Traced once here to compare the branches' types and name a mismatch; lax.cond
-    # traces them again (tracing is cheap next to compiling).
-    shapes = [jax.eval_shape(lambda c, f=f: as_arrays(f(c)), carry) for f in (true_fn, false_fn)]
-    check_same_types(*shapes)
-    return lax.cond(pred, lambda c: as_arrays(true_fn(c)), lambda c: as_arrays(false_fn(c)),
-                    carry)
+    try:
+        return lax.cond(pred, lambda c: as_arrays(true_fn(c)),
+                        lambda c: as_arrays(false_fn(c)), carry)
+    except TypeError:
+        # Only now traced apart, to name what differs (tracing them first every time
+        # would double the work at every level of nested conditionals).
+        shapes = [jax.eval_shape(lambda c, f=f: as_arrays(f(c)), carry)
+                  for f in (true_fn, false_fn)]
+        check_same_types(*shapes)
+        raise
 
 
 def _checked_body(body_fn):

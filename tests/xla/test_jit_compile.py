@@ -273,3 +273,17 @@ def test_a_list_of_data_dependent_length_names_the_variable():
 
     with pytest.raises(LoweringError, match=rf"'While'.*{HERE}:\d+.*'out'"):
         ag.function(positives, jit_compile=True)(ag.constant([1.0, 2.0, -1.0]))
+
+
+@pytest.mark.parametrize("effect", [False, True])  # a select, then a lax.cond
+def test_branches_giving_different_shapes_name_the_op(effect):
+    def one_sided(x):
+        out = []
+        if x > 0:
+            if effect:
+                ag.print("appending")
+            out.append(x)
+        return ag.reduce_sum(ag.stack(out, 0)) if out else x
+
+    with pytest.raises(LoweringError, match=rf"'(Stateful)?If'.*{HERE}:\d+.*one shape"):
+        ag.function(one_sided, jit_compile=True)(ag.constant(2.0))
