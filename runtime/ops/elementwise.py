@@ -10,6 +10,9 @@ equal dtypes, Python scalars take the tensor's dtype when lossless) and broadcas
 
 import numpy as np
 from autograph_py.runtime import dtypes
+from autograph_py.runtime.errstate import IGNORE_ALL as _IGNORE_ALL
+from autograph_py.runtime.errstate import reset_errstate as _reset_errstate
+from autograph_py.runtime.errstate import set_errstate as _set_errstate
 from autograph_py.runtime.ops import infer
 from autograph_py.runtime.ops.core import binary_operands, convert_to_tensor
 from autograph_py.runtime.registry import OpDef, apply, register
@@ -31,23 +34,6 @@ def true_division(np_dtype):
     if np_dtype.kind in "iu":
         return np.dtype(np.float32 if np_dtype.itemsize <= 2 else np.float64)
     return np_dtype
-
-
-try:  # numpy >= 2: errstate is a context variable; setting it directly costs ~0.2 µs
-    from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
-
-    _IGNORE_ALL = _make_extobj(all="ignore")
-    _set_errstate, _reset_errstate = _extobj_contextvar.set, _extobj_contextvar.reset
-except ImportError:  # pragma: no cover - other numpy versions take the public way
-    _IGNORE_ALL = {"all": "ignore"}
-
-    def _set_errstate(settings):
-        state = np.errstate(**settings)
-        state.__enter__()
-        return state
-
-    def _reset_errstate(state):
-        state.__exit__(None, None, None)
 
 
 # TensorFlow returns inf/nan silently where numpy would warn, so kernels on floats compute

@@ -1,0 +1,112 @@
+"""Python expressions that replace kernel calls in a compiled plan, where static shapes and
+dtypes prove them equal to the kernel.
+
+Contract: `expression(op, args, kernel, constants)` is the source of an expression
+computing the single output of `op` from `args` (the source of its inputs' values), or
+None when the op keeps its kernel call. `kernel` is the name the kernel is bound to in the
+generated function (called where only it can decide, e.g. to raise its error);
+`constants` maps the argument names that hold Const values to those values.
+
+- Scalar specialization: an arithmetic, comparison or logical op whose inputs and output
+  are rank 0 with a bool/int/float dtype becomes an operator on numpy scalars
+  (`add = x + y`). numpy's scalar operators keep the operands' dtype and wrap integers as
+  the ufuncs do; the plan runs them under one `errstate(all="ignore")`, so integer
+  overflow wraps and float overflow/NaN pass silently, as in the kernels. An integer
+  divisor that may be zero calls the kernel instead, which raises its ZeroDivisionError.
+  Each candidate is checked once, on sample scalars of the static dtypes, to give the
+  static output dtype (else the kernel stays).
+- Identity is its input.
+- Scalar indexing: `GatherV2` with a rank-0 integer index and a static axis, and
+  `StridedSlice` whose index is static except for rank-0 integer inputs, become direct
+  indexing (`x[i]`, `x[i, 1:]`) with the static parts precomputed. numpy raises the same
+  IndexError (same message) as `np.take` and the general kernel.
+"""
+
+import numpy as np
+
+_BINARY = {"Add": "+", "Sub": "-", "Mul": "*", "RealDiv": "/", "FloorDiv": "//",
+           "FloorMod": "%", "Equal": "==", "NotEqual": "!=", "Less": "<", "LessEqual": "<=",
+           "Greater": ">", "GreaterEqual": ">=", "LogicalAnd": "&", "LogicalOr": "|",
+           "LogicalXor": "^"}
+_OPERATORS = {**{op: f"{{0}} {symbol} {{1}}" for op, symbol in _BINARY.items()},
+              "Neg": "-{0}",
+              # `~` on a numpy bool costs 0.4 µs (a ufunc call), `^ True` 15 ns
+              "LogicalNot": "{0} ^ TRUE"}
+# The globals the operator expressions use (the generated function has them too).
+GLOBALS = {"TRUE": np.True_}
+_INTEGER_DIVISIONS = frozenset({"FloorDiv", "FloorMod"})
+
+
+def expression(op, args, kernel, constants):
+    if op.type == "Identity":
+        return args[0]
+    if op.type in _OPERATORS:
+        return _scalar(op, args, kernel, constants)
+    if op.type == "GatherV2":
+        return _gather(op, args)
+    if op.type == "StridedSlice":
+        return _strided_slice(op, args, constants)
+    return None
+
+
+def is_number_scalar(tensor):
+    return tensor.shape.dims == () and tensor.dtype.np_dtype.kind in "biuf"
+
+
+def _scalar(op, args, kernel, constants):
+    if len(op.outputs) != 1 or op.attrs or not all(
+            is_number_scalar(t) for t in (*op.inputs, *op.outputs)):
+        return None
+    source = _OPERATORS[op.type].format(*args)
+    if not _keeps_dtype(op):
+        return None
+    divisor = op.inputs[-1]
+    if op.type in _INTEGER_DIVISIONS and divisor.dtype.np_dtype.kind in "iu":
+        value = constants.get(args[1])
+        if value is None or value == 0:  # only the kernel knows how to fail
+            return f"({source} if {args[1]} else {kernel}({', '.join(args)}))"
+    return source
+
+
+def _keeps_dtype(op):
+    """Whether the operator gives the op's static output dtype (on sample scalars)."""
+    samples = [np.ones((), t.dtype.np_dtype)[()] for t in op.inputs]
+    names = [f"x{i}" for i in range(len(samples))]
+    with np.errstate(all="ignore"):
+        result = eval(_OPERATORS[op.type].format(*names), {**GLOBALS, **dict(zip(names, samples))})
+    return getattr(result, "dtype", None) == op.outputs[0].dtype.np_dtype
+
+
+def _is_int_scalar(tensor):
+    return tensor.shape.dims == () and tensor.dtype.np_dtype.kind in "iu"
+
+
+def _gather(op, args):
+    params, indices = op.inputs
+    rank = params.shape.rank
+    if not _is_int_scalar(indices) or rank is None or not -rank <= op.attrs["axis"] < rank:
+        return None
+    axis = op.attrs["axis"] % rank
+    return f"{args[0]}[{'' if axis == 0 else ':, ' * axis}{args[1]}]"
+
+
+def _strided_slice(op, args, constants):
+    """`x[...]` for a spec of static items and rank-0 integer inputs."""
+    items = []
+    for item in op.attrs["spec"]:
+        kind = item[0]
+        if kind == "int":
+            items.append(repr(item[1]))
+        elif kind == "dyn" and _is_int_scalar(op.inputs[1 + item[1]]):
+            items.append(args[1 + item[1]])
+        elif kind == "slice" and not any(isinstance(b, tuple) for b in item[1:]):
+            items.append(":".join("" if b is None else repr(b) for b in item[1:]))
+        elif kind == "newaxis":
+            items.append("None")
+        elif kind == "ellipsis":
+            items.append("...")
+        else:
+            return None
+    if not items:
+        return f"{args[0]}[()]"
+    return f"{args[0]}[{', '.join(items)}{',' if len(items) == 1 else ''}]"

@@ -1,0 +1,241 @@
+"""The source of a plan's generated function, and the function compiled from it.
+
+Contract: `compile_plan(plan, namer)` returns `(source, function)` where
+`function(ctx, feeds)` runs `plan.steps` on the fed values and returns the fetched ones.
+Each step is one statement on local variables named after the ops:
+- a kernel call (`layer_add = Add(x, layer_square)`): kernels bound under their op type,
+  attributes as keyword literals (or named constants), `ctx` first for kernels that need
+  it; `Const` values are globals (rank-0 numbers as numpy scalars);
+- or an expression that gives the kernel's result (runtime/plan_expressions.py: operators
+  on rank-0 numbers, direct indexing, Identity as its input);
+- `If` and `While` are inlined: a Python `if`/`else` and `while` running their subgraphs'
+  steps in this same function, the subgraphs' inputs aliasing the outer values (no plan
+  call, no list per iteration). The `While` kernel itself (and so its gradient, which runs
+  it in a context that records the body's inputs) still runs the subgraphs' own plans.
+A `del` follows the last reader of each intermediate. One `try/except` maps the failing
+line back to its op for the error (`OpError` naming the op and the user's line); a plan
+with operator expressions runs under one `errstate(all="ignore")`, restored on exit.
+"""
+
+import keyword
+import math
+import os
+
+from autograph_py.runtime.errors import InvalidArgumentError, OpError, format_location, op_error
+from autograph_py.runtime.errstate import IGNORE_ALL, reset_errstate, set_errstate
+from autograph_py.runtime.graph_walk import ops_reaching
+from autograph_py.runtime.plan_expressions import GLOBALS, expression, is_number_scalar
+from autograph_py.runtime.plan_schedule import forwarded_input, schedule
+
+# Generated code gets a file name inside the library, so `errors.user_location()` never
+# takes a plan's frame for the user's code.
+_FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<compiled plan>")
+_IFS = frozenset({"If", "StatefulIf"})
+_WHILES = frozenset({"While", "StatefulWhile"})
+_BODY = 2  # the indentation level of the function's body (inside its `try`)
+
+
+def compile_plan(plan, namer):
+    writer = _Writer(namer)
+    writer.steps(plan.steps, _BODY)
+    lines = ["def run(ctx, feeds):"]
+    if plan.feed_names:
+        lines.append(f"    {', '.join(plan.feed_names)}, = feeds")
+    if writer.uses_errstate:
+        lines.append("    errstate = set_errstate(IGNORE_ALL)")
+    lines.append("    try:")
+    offset = len(lines)
+    lines += writer.lines or ["        pass"]
+    lines += ["    except OpError:",
+              "        raise",
+              "    except Exception as e:",
+              "        raise failed(e)"]
+    if writer.uses_errstate:
+        lines += ["    finally:", "        reset_errstate(errstate)"]
+    lines.append(f"    return [{', '.join(plan.fetch_names)}]")
+    line_ops = {offset + i + 1: op for i, op in writer.line_ops.items()}
+
+    def failed(e):
+        """The error to raise for `e`: an OpError naming the failing op (an
+        InvalidArgumentError gets the op and its line appended instead)."""
+        tb = e.__traceback__
+        while tb is not None and tb.tb_frame.f_code is not code:
+            tb = tb.tb_next
+        op = line_ops.get(tb.tb_lineno) if tb is not None else None
+        if op is None:
+            return e
+        if isinstance(e, InvalidArgumentError):
+            error = type(e)(f"{e}\n  (op '{op.name}' ({op.type}) created at "
+                            f"{format_location(op.location)})")
+            error.__suppress_context__ = True  # as `raise ... from None`
+            return error
+        error = op_error(op, e)
+        error.__cause__ = e  # as `raise ... from e`
+        return error
+
+    namespace = writer.namespace
+    namespace.update(GLOBALS)
+    namespace.update(OpError=OpError, failed=failed, set_errstate=set_errstate,
+                     reset_errstate=reset_errstate, IGNORE_ALL=IGNORE_ALL)
+    source = "\n".join(lines) + "\n"
+    exec(compile(source, _FILENAME, "exec"), namespace)
+    function = namespace["run"]
+    code = function.__code__
+    return source, function
+
+
+class _Writer:
+    """Lines of the function's body (numbered from 0), the globals they use, and which
+    op each line runs."""
+
+    def __init__(self, namer):
+        self.namer = namer
+        self.namespace = {}
+        self.lines = []
+        self.line_ops = {}  # index in self.lines -> the op that line runs
+        self.constants = {}  # name -> value, for the Const values
+        self.uses_errstate = False
+        # Rank-0 values: freeing them early saves no memory, so they get no `del` (which
+        # would cost time in a loop).
+        self.scalars = set()
+
+    def line(self, indent, text, op=None):
+        if op is not None:
+            self.line_ops[len(self.lines)] = op
+        self.lines.append("    " * indent + text)
+
+    def steps(self, steps, indent):
+        for step in steps:
+            self.step(step, indent)
+
+    def step(self, step, indent):
+        op = step.op
+        if op.type == "Const":  # its value is a global of the generated function
+            value = op.attrs["value"]
+            if is_number_scalar(op.outputs[0]):
+                value = value[()]  # operators on numpy scalars skip the ufunc machinery
+            self.namespace[step.outputs[0]] = self.constants[step.outputs[0]] = value
+            return
+        self.scalars.update(name for name, t in zip(step.outputs, op.outputs)
+                            if t.shape.dims == ())
+        dead = set(step.frees)
+        if op.type in _IFS:
+            self.inline_if(step, indent)
+        elif op.type in _WHILES:
+            self.inline_while(step, indent)
+        else:
+            kernel = self.namer.kernel(step.kernel, op.type)
+            self.namespace[kernel] = step.kernel
+            source = expression(op, step.inputs, kernel, self.constants)
+            if source is None:
+                source = f"{kernel}({', '.join(self.arguments(step))})"
+            elif op.type != "Identity":
+                self.uses_errstate = True
+            single = op.opdef.num_outputs == 1  # else the kernel returns a tuple
+            if single and step.outputs[0] in dead:  # never bind what nobody reads
+                dead.discard(step.outputs[0])
+                statement = source
+            elif single:
+                statement = f"{step.outputs[0]} = {source}"
+            elif step.outputs:
+                statement = f"{', '.join(step.outputs)}, = {source}"
+            else:
+                statement = source
+            self.line(indent, statement, op)
+        dead -= self.scalars
+        if dead:
+            self.line(indent, f"del {', '.join(sorted(dead))}")
+
+    def subgraph(self, graph, input_names, indent):
+        """Write the steps of `graph` with its inputs bound to `input_names` (kept alive:
+        they are the enclosing function's values); return its outputs' names."""
+        names = {id(t): name for t, name in zip(graph.inputs, input_names)}
+        fed = {id(t): t for t in graph.inputs}
+        ops = ops_reaching(graph.outputs, graph.stateful_ops, fed, control_inputs=True)
+        steps, outputs = schedule(ops, names, self.namer, graph.outputs, keep=input_names)
+        self.steps(steps, indent)
+        return outputs
+
+    def assign(self, indent, targets, values, op):
+        pairs = [(t, v) for t, v in zip(targets, values) if t != v]
+        if pairs:
+            targets, values = zip(*pairs)
+            self.line(indent, f"{', '.join(targets)} = {', '.join(values)}", op)
+
+    def inline_if(self, step, indent):
+        op, attrs = step.op, step.op.attrs
+        pred, captured = step.inputs[0], step.inputs[1:]
+        self.line(indent, f"if {pred}:", op)
+        for key in ("then", "else"):
+            if key == "else":
+                self.line(indent, "else:", op)
+            start = len(self.lines)
+            inputs = [captured[i] for i in attrs[f"{key}_indices"]]
+            outputs = self.subgraph(attrs[f"{key}_graph"], inputs, indent + 1)
+            self.assign(indent + 1, step.outputs, outputs, op)
+            if len(self.lines) == start:
+                self.line(indent + 1, "pass")
+
+    def inline_while(self, step, indent):
+        """The loop variables are the While's own output names: assigned the initial
+        values, then each iteration's body outputs."""
+        op, attrs = step.op, step.op.attrs
+        num_vars = attrs["num_vars"]
+        loop_vars, captured = step.outputs, step.inputs[num_vars:]
+        self.assign(indent, loop_vars, step.inputs[:num_vars], op)
+        cond, body = attrs["cond_graph"], attrs["body_graph"]
+        limit = attrs["maximum_iterations"]
+        test = forwarded_input(cond) if limit is None else None
+        if test is not None and test < num_vars:  # a rotated loop: the test is a variable
+            self.line(indent, f"while {loop_vars[test]}:", op)
+        else:
+            if limit is None:
+                self.line(indent, "while True:", op)
+            else:
+                counter = self.namer.fresh(f"{loop_vars[0]}_iterations")
+                self.line(indent, f"{counter} = 0", op)
+                self.line(indent, f"while {counter} < {int(limit)}:", op)
+            inputs = list(loop_vars) + [captured[i] for i in attrs["cond_indices"]]
+            (test_name,) = self.subgraph(cond, inputs, indent + 1)
+            self.line(indent + 1, f"if not {test_name}:", op)
+            self.line(indent + 2, "break")
+        inputs = list(loop_vars) + [captured[i] for i in attrs["body_indices"]]
+        start = len(self.lines)
+        outputs = self.subgraph(body, inputs, indent + 1)
+        self.assign(indent + 1, loop_vars, outputs, op)
+        if limit is not None:
+            self.line(indent + 1, f"{counter} += 1")
+        elif len(self.lines) == start:
+            self.line(indent + 1, "pass")
+
+    def arguments(self, step):
+        """The call's arguments: ctx, the inputs, the attributes as keyword arguments."""
+        op = step.op
+        args = (["ctx"] if op.opdef.needs_context else []) + list(step.inputs)
+        label = step.outputs[0] if step.outputs else op.type
+        if not all(name.isidentifier() and not keyword.iskeyword(name) for name in op.attrs):
+            attrs = self.namer.fresh(f"{label}_attrs")
+            self.namespace[attrs] = op.attrs
+            return args + [f"**{attrs}"]
+        for name, value in op.attrs.items():
+            literal = _literal(value)
+            if literal is None:
+                literal = self.namer.fresh(f"{label}_{name}")
+                self.namespace[literal] = value
+            args.append(f"{name}={literal}")
+        return args
+
+
+def _literal(value):
+    """Python source for `value` when it is a plain constant (ints, strings, tuples of
+    them...), else None."""
+    if value is None or type(value) in (bool, int, str):
+        return repr(value)
+    if type(value) is float:
+        return repr(value) if math.isfinite(value) else None
+    if type(value) is tuple:
+        items = [_literal(v) for v in value]
+        if None not in items:
+            return f"({', '.join(items)}{',' if len(items) == 1 else ''})"
+    return None
+
