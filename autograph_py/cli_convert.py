@@ -9,7 +9,11 @@ Contract of `convert_text(text, name, functions=None) -> Result`:
   through their parents) replaced by its converted version, and
   `from autograph_py import operators as ag__` inserted after the module docstring and
   the `from __future__` imports. Everything else (statements, comments, blank lines,
-  line endings) stays as written, so a diff shows only what conversion changed.
+  line endings) stays as written, so a diff shows only what conversion changed: a
+  function the conversion leaves unchanged (nothing in it to convert) stays exactly as
+  written, a file without any converted function gets no import, and inside a
+  converted function the user's text and comments are kept where conversion kept the
+  user's statements (`cli_keep`).
   Functions decorated `do_not_convert` and functions that cannot be converted stay as
   written; each of the latter is a `ConversionError` in `Result.problems`, as is each
   function the command does not try (`cli_skipped`: async, in a nested class, under a
@@ -30,6 +34,7 @@ import tokenize
 
 import gast
 
+from autograph_py.cli_keep import keep_users_text
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
 from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
@@ -120,10 +125,9 @@ def first_line(node):
 def _convert_file(text, module, name, ctx):
     converted, errors = pipeline.convert_module(module, ctx)
     lines = split_lines(text)
+    text_lines = [line.rstrip("\r\n") for line in lines]
     newline = newline_of(text)
-    # Applied bottom-up so earlier line numbers stay valid; at equal starts the function
-    # is replaced before the import is inserted in front of it.
-    edits = [_import_edit(module, lines, newline)]
+    edits = []
     problems = {id(e): e for e in errors}  # each replaced by one naming its function
     notes = []
     pairs = zip(function_definitions(module), function_definitions(converted))
@@ -138,10 +142,16 @@ def _convert_file(text, module, name, ctx):
         for e in failures:
             problems[id(e)] = ConversionError(f"{e.message}; {qualname}() is left as written",
                                               e.filename, e.lineno, e.col_offset)
-        if failures or is_do_not_convert(old):
+        # A function conversion did not change is left exactly as written (comments and
+        # formatting included), so --diff shows only real changes.
+        if failures or is_do_not_convert(old) or gast.dump(old) == gast.dump(new):
             continue
         indent = re.match(r"[ \t]*", lines[old.lineno - 1]).group()
-        edits.append((first - 1, last, _render(new, indent, newline)))
+        edits.append((first - 1, last, _render(old, new, text_lines, indent, newline)))
+    if edits:  # a file with nothing converted needs no runtime import
+        edits.append(_import_edit(module, lines, newline))
+    # Applied bottom-up so earlier line numbers stay valid; at equal starts the function
+    # is replaced before the import is inserted in front of it.
     for start, end, replacement in sorted(edits, key=lambda e: e[:2], reverse=True):
         lines[start:end] = [replacement]
     reported = sorted([*problems.values(), *skipped_functions(module, name)],
@@ -173,11 +183,12 @@ def _import_edit(module, lines, newline):
     return at, at, RUNTIME_IMPORT + newline
 
 
-def _render(node, indent, newline):
-    """The converted function's source, indented like the definition it replaces (tabs
+def _render(old, new, text_lines, indent, newline):
+    """The converted function's source (with the user's text where conversion kept the
+    user's statements, `cli_keep`), indented like the definition it replaces (tabs
     kept). Continuation lines of multi-line strings (docstrings) are not indented: that
     would change the strings' values."""
-    source = pipeline.to_source(node)
+    source = keep_users_text(old, new, text_lines, indent)
     verbatim = _string_continuation_lines(source) if indent else set()
     out = []
     for number, line in enumerate(source.split("\n"), 1):

@@ -76,16 +76,30 @@ def test_windows_line_endings_are_kept(run_cli, fixtures, tmp_path):
     assert result.stdout.count(b"\n") == result.stdout.count(b"\r\n") > 20
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("", IMPORT + "\n"),
-    ("# only a comment", "# only a comment\n" + IMPORT + "\n"),
-    ("def f(x):\n    return x", IMPORT + "\ndef f(x):\n    return x\n"),
-    ('"""Doc."""', '"""Doc."""\n' + IMPORT + "\n"),
-])
-def test_small_files(run_cli, tmp_path, source, expected):
+@pytest.mark.parametrize("source", ["", "# only a comment", "def f(x):\n    return x",
+                                    '"""Doc."""', "x = 1\r\ndef f(x):  # same\r\n    return x"])
+def test_small_files_with_nothing_to_convert_come_out_byte_identical(run_cli, tmp_path,
+                                                                     source):
     path = tmp_path / "small.py"
-    path.write_text(source)
-    assert converted_text(run_cli, path) == expected
+    path.write_bytes(source.encode())
+    result = run_cli("convert", path, binary=True)
+    assert (result.returncode, result.stdout, result.stderr) == (0, source.encode(), b"")
+
+
+@pytest.mark.parametrize("header, at", [("", 0), ("# a comment", 1), ('"""Doc."""', 1),
+                                        ("#!/usr/bin/env python\n# a comment\nimport g", 2)])
+def test_import_placement_in_small_files(run_cli, tmp_path, header, at):
+    function = "def f(x):\n    return g(x)"  # no final newline
+    path = tmp_path / "small.py"
+    path.write_text(f"{header}\n{function}" if header else function)
+    lines = converted_text(run_cli, path).split("\n")
+    assert lines[at] == IMPORT
+    assert lines[:at] == header.split("\n")[:at]
+    del lines[at]
+    module = parser.parse_module(path.read_text(), str(path))
+    expected, _ = pipeline.convert_module(module, ConversionContext(str(path)))
+    assert ast.dump(ast.parse("\n".join(lines))) == ast.dump(
+        ast.parse(pipeline.to_source(expected)))
 
 
 def test_function_option_prints_functions_as_to_code_does(run_cli, fixtures, seed_modules):
