@@ -61,6 +61,8 @@ def _inside_helper(f, node):
     ("for x in xs:\n        pass\n    return x", False),
     ("if 0:\n        return w\n    return 0", False),
     ("return len(xs)", True),
+    ("if (v := a) and b:\n        pass\n    return v", True),
+    ("if a and (v := b):\n        pass\n    return v", False),
     ("v = 1\n    def h(p):\n        nonlocal v\n        v = p\n    h(2)\n    return v", True),
 ])
 def test_bound_before_use_rejects_reads_a_staged_path_could_reach_unbound(body, legitimate):

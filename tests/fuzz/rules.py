@@ -102,8 +102,23 @@ def _stored(node):
 
 
 def _walrus(expression):
-    return {child.target.id for child in _walk_outside_scopes(expression)
-            if isinstance(child, ast.NamedExpr)}
+    """Names a walrus in `expression` binds on every path: lazy operands (all but the
+    first of `and`/`or`, a ternary's branches, a chained comparison's later operands)
+    may not run."""
+    stack, names = [expression], set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.NamedExpr):
+            names.add(node.target.id)
+        if isinstance(node, ast.BoolOp):
+            stack.append(node.values[0])
+        elif isinstance(node, ast.IfExp):
+            stack.append(node.test)
+        elif isinstance(node, ast.Compare):
+            stack += [node.left, node.comparators[0]]
+        elif not isinstance(node, _SCOPES):
+            stack.extend(ast.iter_child_nodes(node))
+    return names
 
 
 def _walk_outside_scopes(node):
