@@ -14,8 +14,9 @@ starts (after jumps were lowered):
   statement matters (live before it, or live after it, which names the function
   declares global or nonlocal always are, and so are names a nested function or lambda
   reads or rebinds: it sees the variable, whenever it runs), or when the statement's
-  head binds them (`if (n := f()):`, the head runs outside the body's closure); names
-  only used inside a body stay local;
+  head binds them (`if (n := f()):`, the head runs outside the body's closure), or
+  when an enclosing statement carries them (its get_state reads them at the end of the
+  block this statement is in); names only used inside a body stay local;
 * the state of an `if` or a loop is its nonlocal names (an `if` needs even those dead
   after it, so staging can restore them between the two branches); attributes and
   constant subscripts a body assigns (`self.x`, `d['k']`) are always state, unless
@@ -53,7 +54,7 @@ class _Plan:
         return sorted(names & self.nonlocals), sorted(names & self.globals)
 
 
-def _plan(node, function_scope):
+def _plan(node, function_scope, enclosing):
     modified = (anno.getanno(node, anno.Static.BODY_SCOPE).modified |
                 anno.getanno(node, anno.Static.ORELSE_SCOPE).modified)
     if isinstance(node, gast.While):  # its test runs in a closure too (walrus)
@@ -62,8 +63,10 @@ def _plan(node, function_scope):
     live_out = anno.getanno(node, anno.Static.LIVE_VARS_OUT)
     names = {qn for qn in modified if not qn.is_composite}
     # Names whose binding is seen from outside the statement's closures: after the
-    # function returns (global, nonlocal), or by a nested function whenever it runs.
-    outer = function_scope.globals | function_scope.nonlocals | function_scope.captured
+    # function returns (global, nonlocal), by a nested function whenever it runs, or by
+    # the get_state of an enclosing statement carrying them, at the end of its block.
+    outer = (function_scope.globals | function_scope.nonlocals | function_scope.captured |
+             enclosing)
     # A name the head binds (`if (n := f()):`, a `while` test) that a block reads
     # carries the head's value into the block: the head and the block are different
     # scopes (a `while` test runs in a closure too), so it must be nonlocal in them.
@@ -115,11 +118,14 @@ class _Planner(traversal.NodeVisitor):
         self.plans = {}
         self.scopes = []
         self.undefined = []
+        self.enclosing = []  # per function: names the statements around this one carry
 
     def visit_FunctionDef(self, node):
         self.scopes.append(anno.getanno(node, anno.Static.SCOPE))
         self.undefined.append(set())
+        self.enclosing.append(frozenset())
         self.generic_visit(node)
+        self.enclosing.pop()
         _mark_loads(node.body, self.undefined.pop())
         self.scopes.pop()
 
@@ -128,10 +134,13 @@ class _Planner(traversal.NodeVisitor):
             self.generic_visit(node)
 
     def _statement(self, node):
-        plan = _plan(node, self.scopes[-1])
+        plan = _plan(node, self.scopes[-1], self.enclosing[-1])
         self.plans[id(node)] = plan
         self.undefined[-1].update(plan.undefined)
+        outer = self.enclosing[-1]
+        self.enclosing[-1] = outer | plan.nonlocals | plan.globals
         self.generic_visit(node)
+        self.enclosing[-1] = outer
         for field in ('body', 'orelse'):
             plan.block_locals[field] = _block_locals(getattr(node, field), plan, self.plans)
 

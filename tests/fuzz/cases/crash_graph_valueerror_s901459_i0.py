@@ -6,7 +6,6 @@
 # outcome: crash
 # error: ValueError: tensor If:0 belongs to another graph; it cannot be an input of an op in this graph. Create all the ops of a computation in one graph.
 # inputs: [(0, 0, [])]
-# xfail: a walrus in the lazy operand of or in a staged while test, inside a staged if whose elif reads the walrus target: the value bound in the test's branch graph escapes it (If:0 belongs to another graph)
 K = 0
 
 def f(a, b, xs):
