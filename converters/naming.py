@@ -35,6 +35,10 @@ class Namer:
         self._taken = set(RESERVED) | set(taken)
         self._shared = {}
         self._meanings = {}
+        # The next suffix to try per base: every smaller one is taken already, so the
+        # search does not restart at `base` (a function with thousands of `if`s asks
+        # for thousands of `if_body`s).
+        self._next_suffix = {}
 
     @classmethod
     def for_tree(cls, tree):
@@ -43,11 +47,13 @@ class Namer:
     def new_symbol(self, base, meaning=None):
         """A name never returned before and not used in the tree; `meaning` describes
         an invented symbol that generated code carries as state."""
-        name, n = base, 0
+        n = self._next_suffix.get(base, 0)
+        name = f'{base}_{n}' if n else base
         while name in self._taken:
             n += 1
             name = f'{base}_{n}'
         self._taken.add(name)
+        self._next_suffix[base] = n + 1
         if meaning is not None:
             self._meanings[name] = meaning
         return name
