@@ -121,6 +121,21 @@ def test_a_rule_about_the_program_is_a_rejection_only_when_the_program_breaks_it
     assert classify(KeyError("k"), bound) == (None, False)
 
 
+HANGS = """\
+def f(a, b, xs):
+    n = 0
+    while n >= 0:
+        n += 1
+    return n
+"""
+
+
+@pytest.mark.parametrize("mode", runner.MODES)
+def test_a_program_that_runs_past_the_time_limit_is_a_hang(mode):
+    result = runner.run_mode(mode, runner.load(HANGS), HANGS, [(0, 0, [])], [0], seconds=0.3)
+    assert (result.outcome, result.kind) == ("hang", "hang")
+
+
 def test_results_compare_exactly():
     assert runner.same((1, 2), (1, 2))
     assert not runner.same(1, True)
