@@ -92,7 +92,18 @@ def _check_indices(ctx, op, indices, size):
 def _gather(ctx, op, params, indices):
     axis = normalize_axis(op.attrs["axis"], params.ndim)
     _check_indices(ctx, op, indices, params.shape[axis])
+    if params.shape[axis] == 0:
+        return _never_read(lambda p: jnp.take(p, indices, axis=axis), params, {axis})
     return jnp.take(params, indices, axis=axis, mode="wrap")
+
+
+def _never_read(index, x, empty_axes):
+    """Zeros of the shape `index(x)` would have. For a traced index into an empty axis,
+    which JAX refuses to trace: its check fails whenever the op runs, so the value is
+    never used (the op sits in a loop or branch that does not run on this input)."""
+    padded = jnp.zeros([1 if i in empty_axes else d for i, d in enumerate(np.shape(x))],
+                       jnp.result_type(x))
+    return jnp.zeros_like(index(padded))
 
 
 @register_lowering("SelectV2")
@@ -121,8 +132,9 @@ def _boolean_mask(ctx, op, *inputs):
 
 
 def _index(ctx, op, x, dynamic):
-    """The JAX index for the op's spec: scalar and array tensors may be traced, slice
-    bounds must be known; traced indices are checked against the axis size."""
+    """(the JAX index for the op's spec, the empty axes a traced index reads): scalar and
+    array tensors may be traced, slice bounds must be known; traced indices are checked
+    against the axis size."""
     spec = op.attrs["spec"]
     known = [d if is_known(d) else np.zeros(np.shape(d), np.int64) for d in dynamic]
     for item in spec:
@@ -131,6 +143,7 @@ def _index(ctx, op, x, dynamic):
                 if isinstance(bound, tuple):
                     static(op, dynamic[bound[1]], "a slice bound")
     index = list(build_index(spec, known))  # static items; traced ones replaced below
+    empty = set()  # axes of size 0 that a traced index reads
     axis = 0
     rank = x.ndim
     consumed = sum(item[0] in ("int", "dyn", "slice", "array") for item in spec)
@@ -142,19 +155,26 @@ def _index(ctx, op, x, dynamic):
             value = dynamic[item[1]]
             _check_indices(ctx, op, value, x.shape[axis])
             index[position] = value
+            if x.shape[axis] == 0:
+                empty.add(axis)
         axis += item[0] != "newaxis"
-    return tuple(index)
+    return tuple(index), empty
 
 
 @register_lowering("StridedSlice")
 def _strided_slice(ctx, op, x, *dynamic):
-    return jnp.asarray(x)[_index(ctx, op, x, dynamic)]
+    index, empty = _index(ctx, op, x, dynamic)
+    if empty:
+        return _never_read(lambda p: p[index], x, empty)
+    return jnp.asarray(x)[index]
 
 
 @register_lowering("StridedSliceGrad")
 def _strided_slice_grad(ctx, op, grad, like, *dynamic):
-    index = _index(ctx, op, like, dynamic)
-    return jnp.zeros(like.shape, grad.dtype).at[index].add(grad)
+    index, empty = _index(ctx, op, like, dynamic)
+    if empty:
+        return jnp.zeros(np.shape(like), grad.dtype)
+    return jnp.zeros(np.shape(like), grad.dtype).at[index].add(grad)
 
 
 # --- creation ------------------------------------------------------------------------------------

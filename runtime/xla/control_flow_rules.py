@@ -11,7 +11,8 @@ Contract:
   their checks are guarded by the predicate (`LoweringContext.guard`).
 - A loop runs rotated: the condition is computed before the loop and after every body,
   and carried, so a condition graph with effects runs exactly as often as in the numpy
-  runtime.
+  runtime. A failed check (an error raised on return) also ends the loop, as the numpy
+  runtime's exception would.
 - XLA needs each loop variable and branch output to keep one shape and dtype. A loop
   whose variable changes shape (a list appended to) while its condition is known at
   trace time every iteration (a loop over a tensor of static length) is unrolled, up to
@@ -144,12 +145,16 @@ def _while(ctx, op, *inputs):
         _, values, state = carry
         ctx.set_state(state)
         values = typed(step(values), specs)
-        going = test(values)
-        return going, values, ctx.state()
+        return running(values), values, ctx.state()
+
+    def running(values):
+        # A failed check ends the loop: the values after it are garbage and need not
+        # ever satisfy the loop's exit condition (the error is raised on return).
+        return test(values) & (ctx.error == 0)
 
     before = ctx.state()
     values = typed(inputs[:num_vars], specs)
-    going = test(values)
+    going = running(values)
     names = [None] + [_variable_name(op, i, body_graph.inputs) for i in range(num_vars)]
     try:
         _, values, state = lax_control.while_loop(

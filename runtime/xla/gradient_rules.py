@@ -59,7 +59,7 @@ def _while_grad(ctx, op, *inputs):
         ctx.set_state(state)
         history = record(history, n, values)  # the variables at the start of iteration n
         values = step(values)
-        going = test(values) & (True if limit is None else n + 1 < limit)
+        going = test(values) & (ctx.error == 0) & (True if limit is None else n + 1 < limit)
         return going, values, n + 1, history, ctx.state()
 
     going = test(initial) & (True if limit is None else limit > 0)

@@ -287,3 +287,17 @@ def test_branches_giving_different_shapes_name_the_op(effect):
 
     with pytest.raises(LoweringError, match=rf"'(Stateful)?If'.*{HERE}:\d+.*one shape"):
         ag.function(one_sided, jit_compile=True)(ag.constant(2.0))
+
+
+def test_a_failed_check_ends_the_loop_it_is_in():
+    def scan_to_five(xs, i):
+        # With i past the end the numpy runtime raises at xs[i]; compiled, the failed
+        # index check must end the loop too (zeros read past it would never reach 5).
+        while xs[i] != 5:
+            i += 1
+        return i
+
+    f = ag.function(scan_to_five, jit_compile=True)
+    assert f(ag.constant([1, 2, 5]), ag.constant(0)).numpy() == 2
+    with pytest.raises(IndexError, match=HERE):
+        f(ag.constant([1, 2, 3]), ag.constant(0))
