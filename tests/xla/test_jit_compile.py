@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -301,3 +302,27 @@ def test_a_failed_check_ends_the_loop_it_is_in():
     assert f(ag.constant([1, 2, 5]), ag.constant(0)).numpy() == 2
     with pytest.raises(IndexError, match=HERE):
         f(ag.constant([1, 2, 3]), ag.constant(0))
+
+
+def test_threads_calling_one_compiled_function():
+    def collatz(n):
+        steps = 0
+        while n > 1:
+            n = n // 2 if n % 2 == 0 else 3 * n + 1
+            steps += 1
+        return steps
+
+    f = ag.function(collatz, jit_compile=True)
+    starts = list(range(2, 30))
+    expected = [collatz(n) for n in starts]
+    results = {}
+
+    def work(k):
+        results[k] = [int(f(ag.constant(n)).numpy()) for n in starts]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == {k: expected for k in range(4)}
