@@ -10,7 +10,7 @@ from autograph_py import config, converters, error_rewriting, source_map, summar
 from autograph_py.concrete_function import ConcreteFunction
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
 from autograph_py.converters.errors import ConversionError
-from autograph_py.directives import set_loop_options
+from autograph_py.directives import autograph, set_element_type, set_loop_options
 from autograph_py.function import Function, function
 from autograph_py.runtime import errors as _runtime_errors
 from autograph_py.runtime.public_api import *  # noqa: F401,F403
@@ -33,6 +33,7 @@ def __getattr__(name):  # ag.SparseTensor and the other names refused on purpose
 __all__ = list(_runtime_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
     "Function", "ConcreteFunction", "error_rewriting", "set_loop_options", "ConversionError",
+    "autograph", "set_element_type",
     "summary", "config",
     "__version__",
 ]

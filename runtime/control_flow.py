@@ -8,9 +8,11 @@ Contract:
 - Branch outputs and loop variables are nested structures. Python numbers among them
   become tensors (taking the dtype of the other branch / the loop variable when
   lossless). Dtypes must agree between branches and across iterations: a TypeError names
-  the output (by name when the caller passes `names`, else by index). Shapes may differ:
-  the result has the most specific shape both satisfy (loop bodies are retraced with the
-  relaxed shapes until they agree).
+  the output (by name when the caller passes `names`, else the body's parameter or the
+  index). Branch shapes may differ: the result has the most specific shape both satisfy.
+  A loop variable keeps its shape unless `shape_invariants` allows it to change
+  (runtime/shape_invariants.py); the body is retraced with relaxed shapes until the
+  shapes agree.
 - The predicate must be a scalar bool tensor: anything else is a clear error.
 - Stateful ops inside a branch or a body run when, and only when, it runs.
 - A staged loop is a stateful op (it may hang or fail, so it is never pruned): it runs
@@ -21,6 +23,7 @@ Contract:
 import inspect
 
 from autograph_py.runtime import context, dtypes, nest
+from autograph_py.runtime import shape_invariants as shape_invariants_lib
 from autograph_py.runtime.executor import call_subgraph, forwarded_input, subgraph_runner
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.ops.core import convert_to_tensor
@@ -217,11 +220,20 @@ def _merge_captures(*graphs):
 # --- while_loop -----------------------------------------------------------------------------
 
 
-def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=None):
-    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; staged in graph mode."""
+def while_loop(cond, body, loop_vars, shape_invariants=None, maximum_iterations=None,
+               name=None, names=None):
+    """Repeat `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`; staged in graph mode.
+
+    `shape_invariants` has the structure of `loop_vars` (a shape per variable, None for a
+    variable that keeps its shape); runtime/shape_invariants.py states the rules."""
     single = not isinstance(loop_vars, (list, tuple))
     structure = [loop_vars] if single else loop_vars
     flat = nest.flatten(structure)
+    invariants = shape_invariants_lib.flat_invariants(
+        structure, [shape_invariants] if single and shape_invariants is not None
+        else shape_invariants)
+    if names is None:
+        names = _leaf_names(structure, _loop_var_names(body, len(structure)))
     graph = context.current_graph()
     if graph is None:
         for leaf in flat:
@@ -239,7 +251,8 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=
                    else _initial_constant(v, _describe(names, i)) for i, v in enumerate(flat)]
         if maximum_iterations is not None and isinstance(maximum_iterations, Tensor):
             raise TypeError("while_loop: maximum_iterations must be a Python int")
-    specs = [(t.shape, t.dtype) for t in initial]
+    specs = [(shape_invariants_lib.entry_shape(t.shape, inv, _describe(names, i)), t.dtype)
+             for i, (t, inv) in enumerate(zip(initial, invariants))]
     for _ in range(len(specs) + 2):
         cond_graph = FuncGraph("while_cond", graph)
         body_graph = FuncGraph("while_body", graph)
@@ -267,7 +280,8 @@ def while_loop(cond, body, loop_vars, maximum_iterations=None, name=None, names=
                     "must keep its dtype (cast it with ag.cast)")
             outs.append(t)
         body_graph.outputs = outs
-        relaxed = [(s.most_specific_compatible(t.shape), d) for (s, d), t in zip(specs, outs)]
+        relaxed = [(shape_invariants_lib.next_shape(s, t.shape, inv, _describe(names, i)), d)
+                   for i, ((s, d), t, inv) in enumerate(zip(specs, outs, invariants))]
         if relaxed == specs:
             break
         specs = relaxed
@@ -288,6 +302,18 @@ def _initial_constant(value, what):
     except (TypeError, ValueError) as e:
         raise TypeError(f"while_loop: loop variable {what} is {value!r}, which cannot become a "
                         f"tensor: {e}") from None
+
+
+def _leaf_names(structure, var_names):
+    """A name per leaf of `structure` for messages: `x`, `pair[0]`."""
+    names = []
+    for var, value in zip(var_names, structure):
+        leaves = nest.flatten(value)
+        if len(leaves) == 1 and not nest.is_nested(value):
+            names.append(var)
+        else:
+            names.extend(f"{var}[{i}]" for i in range(len(leaves)))
+    return names
 
 
 def _var_name(names, i):

@@ -3,7 +3,8 @@
 Contract: `flatten` lists the leaves depth-first (dicts in sorted key order);
 a composite (an object whose class defines `_nest_components()`, returning its tensors,
 and `_nest_rebuild(components)`, as TensorFlow's CompositeTensor) is nested: its leaves
-are its components, and rebuilding it keeps its Python-level metadata;
+are its components, and rebuilding it keeps its Python-level metadata; `children` lists
+the direct children of a nested value;
 `pack_sequence_as(structure, leaves)` rebuilds the same structure from such a list;
 `assert_same_structure` raises a ValueError that says where two structures differ.
 """
@@ -17,7 +18,7 @@ def is_composite(value):
     return hasattr(type(value), "_nest_components")
 
 
-def _children(value):
+def children(value):
     if is_composite(value):
         return list(value._nest_components())
     if isinstance(value, dict):
@@ -33,20 +34,20 @@ def flatten(structure):
     if not is_nested(structure):
         return [structure]
     leaves = []
-    for child in _children(structure):
+    for child in children(structure):
         leaves.extend(flatten(child))
     return leaves
 
 
-def _rebuild(structure, children):
+def _rebuild(structure, values):
     if is_composite(structure):
-        return structure._nest_rebuild(children)
+        return structure._nest_rebuild(values)
     if isinstance(structure, dict):
         keys = sorted(structure, key=_sort_key)
-        return type(structure)((k, c) for k, c in zip(keys, children))
+        return type(structure)((k, c) for k, c in zip(keys, values))
     if isinstance(structure, tuple) and hasattr(structure, "_fields"):
-        return type(structure)(*children)
-    return type(structure)(children)
+        return type(structure)(*values)
+    return type(structure)(values)
 
 
 def pack_sequence_as(structure, flat):
@@ -60,11 +61,11 @@ def pack_sequence_as(structure, flat):
 def _pack(structure, flat, start):
     if not is_nested(structure):
         return flat[start], start + 1
-    children = []
-    for child in _children(structure):
+    packed_children = []
+    for child in children(structure):
         packed, start = _pack(child, flat, start)
-        children.append(packed)
-    return _rebuild(structure, children), start
+        packed_children.append(packed)
+    return _rebuild(structure, packed_children), start
 
 
 def map_structure(fn, structure, *others):
@@ -84,7 +85,7 @@ def assert_same_structure(a, b, path="value"):
     if is_composite(a) or is_composite(b):
         if type(a) is not type(b):
             raise ValueError(f"{path}: {_kind(a)} vs {_kind(b)}")
-        a, b = _children(a), _children(b)
+        a, b = children(a), children(b)
     elif isinstance(a, dict) != isinstance(b, dict):
         raise ValueError(f"{path}: {_kind(a)} vs {_kind(b)}")
     if isinstance(a, dict):

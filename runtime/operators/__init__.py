@@ -14,6 +14,7 @@ from autograph_py.runtime.operators.lists import (
     list_pop,
     list_stack,
     new_list,
+    set_element_type,
 )
 from autograph_py.runtime.operators.logical import and_, compare_chain, not_, or_
 from autograph_py.runtime.operators.py_builtins import (
@@ -42,7 +43,8 @@ from autograph_py.runtime.operators.undefined import (
 __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",
     "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld", "ldu",
-    "new_list", "list_append", "list_pop", "list_stack", "TensorList", "len_", "range_",
+    "new_list", "list_append", "list_pop", "list_stack", "TensorList", "set_element_type",
+    "len_", "range_",
     "enumerate_", "zip_", "abs_", "bool_", "int_", "float_", "min_", "max_", "isinstance_", "sum_",
     "BUILTIN_OVERLOADS",
 ]

@@ -181,7 +181,8 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
         test_value = as_condition(test())
         if is_symbolic(test_value):
             remaining = None if limit is None else limit - iterations
-            _graph_loop(test, body, get_state, set_state, symbol_names, remaining, test_value)
+            _graph_loop(test, body, get_state, set_state, symbol_names,
+                        {**(opts or {}), "maximum_iterations": remaining}, test_value)
             return
         if not python_condition(test_value, "a `while` loop"):
             return
@@ -194,15 +195,16 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
 
 def for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
     """`for item in iter_: body(item)`, stopping early when `extra_test()` is false."""
-    limit = (opts or {}).get("maximum_iterations")
+    opts = opts or {}
     staged = as_staged(iter_)
     if staged is not None:
-        _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, limit)
+        _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, opts)
     else:
-        _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, limit)
+        _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts)
 
 
-def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, limit):
+def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, opts):
+    limit = opts.get("maximum_iterations")
     items = iter(iter_) if limit is None else itertools.islice(iter_, limit)
     if extra_test is None:
         for item in items:
@@ -215,7 +217,7 @@ def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, li
             rest = _stacked_rest(items)
             if rest is not None:
                 _graph_for_stmt(TensorRows(rest), extra_test, body, get_state, set_state,
-                                symbol_names, None)
+                                symbol_names, {**opts, "maximum_iterations": None})
             return
         if not python_condition(more, "a `for` loop's stop test"):
             return
@@ -239,7 +241,7 @@ def _stacked_rest(items):
             f"but its remaining items cannot become one tensor: {e}") from e
 
 
-def _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, limit):
+def _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, opts):
     index = 0
 
     def get_loop_state():
@@ -261,14 +263,18 @@ def _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names
         body(item)
 
     _graph_loop(test, loop_body, get_loop_state, set_loop_state,
-                ("<for loop index>", *symbol_names), limit)
+                ("<for loop index>", *symbol_names), opts)
 
 
 # --- the staged loop --------------------------------------------------------------------
 
 
-def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition=None):
+def _graph_loop(test, body, get_state, set_state, symbol_names, opts, condition=None):
     """`while test(): body()` as one while_loop carrying the symbols' values.
+
+    `opts` may hold `maximum_iterations` and `shape_invariants` (pairs of a symbol's
+    value before the loop and the shapes it may take, matched by identity as TensorFlow
+    does). Tensors of TensorArrays and of lists the loop grows change shape freely.
 
     The loop is rotated: the condition is itself a loop variable, computed once before
     the loop (`condition`, when the caller already evaluated it) and again after each
@@ -282,6 +288,7 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition
     flat = nest.flatten(init)
     names = state_lib.leaf_names(init, symbol_names)
     carried = [i for i, v in enumerate(flat) if state_lib.is_carried(v)]
+    invariants = state_lib.shape_invariants(init, opts.get("shape_invariants") or ())
 
     def restore(values):
         leaves = list(flat)
@@ -313,7 +320,9 @@ def _graph_loop(test, body, get_state, set_state, symbol_names, limit, condition
     results = while_loop(
         loop_test, loop_body,
         [_condition_tensor(condition)] + [state_lib.to_tensor(flat[i]) for i in carried],
-        maximum_iterations=limit, names=["<loop condition>"] + [names[i] for i in carried])
+        shape_invariants=[None] + [invariants[i] for i in carried],
+        maximum_iterations=opts.get("maximum_iterations"),
+        names=["<loop condition>"] + [names[i] for i in carried])
     restore(results[1:])
     if unbound:
         _require_an_iteration(get_state, set_state, symbol_names, unbound,

@@ -8,6 +8,10 @@ Contract:
   `TensorList` is immutable, so a new one is returned.
 - `list_pop(l, i=None)` returns `(l, item)` the same way.
 - `list_stack(l)`: the list as one tensor (a Python list of tensors is stacked).
+- `set_element_type(l, dtype, shape=None)` (what `ag.set_element_type(l, ...)` becomes
+  in converted code): while a graph is built, the Python list `l` becomes a TensorList
+  whose elements have that dtype (and shape), so appends in staged code grow it even
+  when nothing tells the element type; run eagerly, `l` is returned as is.
 - `TensorList` is what a Python list becomes when a staged loop grows or shrinks it:
   its elements are the rows of one tensor of shape `(length, *element_shape)` that
   grows with `concat`. It is used as that tensor wherever a tensor is expected
@@ -15,13 +19,14 @@ Contract:
   `+` with a Python list or another TensorList is list concatenation, as for lists.
 """
 
-from autograph_py.runtime import dtypes
+from autograph_py.runtime import context, dtypes
 from autograph_py.runtime.ops.array_ops import concat, expand_dims, gather, reshape, shape, stack
 from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.ops.creation_ops import range_, zeros
 from autograph_py.runtime.ops.math_ops import add
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import Tensor, is_symbolic, to_array
+from autograph_py.runtime.tensor_spec import TensorSpec
 
 
 class TensorList:
@@ -143,6 +148,12 @@ def list_pop(target, i=None):
         return TensorList(target).pop(i)
     item = target.pop() if i is None else target.pop(i)
     return target, item
+
+
+def set_element_type(target, dtype, shape=None):
+    if context.current_graph() is None or not isinstance(target, list):
+        return target
+    return TensorList.from_items(target, TensorSpec(shape, dtype))
 
 
 def list_stack(target):

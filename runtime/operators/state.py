@@ -14,6 +14,7 @@ Contract:
   for a symbol that a path leaves unassigned although its value is never observed
   there (a `retval_` on a path that has not returned, a loop-local temporary).
 - `check_same_structure(before, after, name, where)`: a ValueError naming the symbol.
+- `shape_invariants(state, pairs)`: the shape invariant of each leaf for `while_loop`.
 """
 
 import numbers
@@ -22,6 +23,7 @@ import numpy as np
 from autograph_py.runtime import nest
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.ops.creation_ops import zeros
+from autograph_py.runtime.shape_invariants import RELAXED
 from autograph_py.runtime.tensor import Tensor
 
 
@@ -85,6 +87,36 @@ def check_same_structure(before, after, name, where):
         nest.assert_same_structure(before, after, name)
     except ValueError as e:
         raise ValueError(f"'{name}' has a different structure {where}: {e}") from e
+
+
+def shape_invariants(state, pairs):
+    """For `while_loop`, one entry per leaf of `nest.flatten(state)`: RELAXED for the
+    tensors of TensorArrays and TensorLists (they grow by design), the shape of the
+    `(value, shape)` pair whose value is that leaf (matched by identity, as TensorFlow
+    matches `set_loop_options(shape_invariants=...)`), else None."""
+    entries = [entry for value in state for entry in _growing(value)]
+    flat = nest.flatten(state)
+    for pair in pairs:
+        if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
+            raise ValueError(f"shape_invariants: expected (variable, shape) pairs, got "
+                             f"{pair!r}")
+        value, shape = pair
+        matches = [i for i, leaf in enumerate(flat) if leaf is value]
+        if not matches:
+            raise ValueError(f"shape_invariants: {value!r} is not the value of a variable "
+                             "the loop changes; name the variable itself, e.g. "
+                             "ag.set_loop_options(shape_invariants=[(x, [None])])")
+        for i in matches:
+            entries[i] = shape
+    return entries
+
+
+def _growing(value):
+    if isinstance(value, TensorList) or nest.is_composite(value):
+        return [RELAXED] * len(nest.flatten(value))
+    if nest.is_nested(value):
+        return [entry for child in nest.children(value) for entry in _growing(child)]
+    return [None]
 
 
 def describe(value):

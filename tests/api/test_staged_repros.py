@@ -158,6 +158,7 @@ def concatenated(xs):
 def packed_in_a_loop(n):
     v = ag.constant([1, 2])
     for i in range(n):
+        ag.set_loop_options(shape_invariants=[(v, [None])])
         v = ag.concat((v, [i]), 0)
     return ag.reduce_sum(v)
 

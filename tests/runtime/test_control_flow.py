@@ -146,16 +146,19 @@ def test_branches_with_different_structures_are_rejected():
 # --- shapes and dtypes -----------------------------------------------------------------------
 
 
-def test_a_loop_var_whose_shape_changes_gets_an_unknown_dim():
-    def grow(x):
+def test_a_loop_var_whose_shape_changes_needs_a_shape_invariant():
+    def grow(x, invariants=None):
         return while_loop(lambda i, v: m.less(i, 3),
                           lambda i, v: (m.add(i, 1), m.add(v, constant([1.0, 1.0]))),
-                          (0, x))
+                          (0, x), shape_invariants=invariants)
 
     g = Graph()
     with g.as_default():
         x = placeholder(dtypes.float32, [1], name="x")
-        _, v = grow(x)
+        with pytest.raises(ValueError, match=r"'v' has shape \(1,\) before the loop but "
+                                             r"\(2,\) after one iteration.*shape_invariants"):
+            grow(x)
+        _, v = grow(x, (None, [None]))
     assert v.shape == (None,)
     with Session(g) as sess:
         np.testing.assert_array_equal(sess.run(v, {x: [0.5]}), [3.5, 3.5])

@@ -97,7 +97,8 @@ def test_loop_variable_that_changes_shape():
         def body(s):
             return [concat([s, s[-1:] * x], axis=0)]
 
-        return while_loop(lambda s: shape(s)[0] < 4, body, [x[:1] + 0.0])[0]
+        return while_loop(lambda s: shape(s)[0] < 4, body, [x[:1] + 0.0],
+                          shape_invariants=[[None]])[0]
 
     check(fn, np.array([1.3, 0.7]))
 
