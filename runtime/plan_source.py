@@ -21,6 +21,7 @@ import keyword
 import math
 import os
 
+import numpy as np
 from autograph_py.runtime.errors import InvalidArgumentError, OpError, format_location, op_error
 from autograph_py.runtime.errstate import IGNORE_ALL, reset_errstate, set_errstate
 from autograph_py.runtime.graph_walk import ops_reaching
@@ -98,6 +99,7 @@ class _Writer:
         # Rank-0 values: freeing them early saves no memory, so they get no `del` (which
         # would cost time in a loop).
         self.scalars = set()
+        self.fresh = set()  # arrays this plan allocated (ufunc results): reusable buffers
 
     def line(self, indent, text, op=None):
         if op is not None:
@@ -124,13 +126,21 @@ class _Writer:
         elif op.type in _WHILES:
             self.inline_while(step, indent)
         else:
-            kernel = self.namer.kernel(step.kernel, op.type)
-            self.namespace[kernel] = step.kernel
+            # A float ufunc is called without its own warning switch: the plan has one.
+            ufunc = getattr(step.kernel, "__wrapped__", step.kernel)
+            if not isinstance(ufunc, np.ufunc) or len(step.outputs) != 1:
+                ufunc = None
+            kernel = self.namer.kernel(ufunc or step.kernel, op.type)
+            self.namespace[kernel] = ufunc or step.kernel
             source = expression(op, step.inputs, kernel, self.constants)
-            if source is None:
-                source = f"{kernel}({', '.join(self.arguments(step))})"
-            elif op.type != "Identity":
+            # Operators on numpy scalars warn on overflow, float ufuncs on inf/nan.
+            if source is not None and op.type != "Identity" or \
+                    ufunc is not None and ufunc is not step.kernel:
                 self.uses_errstate = True
+            if source is None and ufunc is not None:
+                source = self.ufunc_call(step, kernel)
+            elif source is None:
+                source = f"{kernel}({', '.join(self.arguments(step))})"
             single = op.opdef.num_outputs == 1  # else the kernel returns a tuple
             if single and step.outputs[0] in dead:  # never bind what nobody reads
                 dead.discard(step.outputs[0])
@@ -145,6 +155,20 @@ class _Writer:
         dead -= self.scalars
         if dead:
             self.line(indent, f"del {', '.join(sorted(dead))}")
+
+    def ufunc_call(self, step, ufunc):
+        """`ufunc(a, b)`, writing into a dying input (`out=a`) that this plan allocated
+        and that has the output's static shape and dtype."""
+        args = list(step.inputs)
+        output = step.op.outputs[0]
+        if _fully_known(output) and output.shape.rank:
+            self.fresh.add(step.outputs[0])  # a ufunc's result is a new array
+            for name, t in zip(step.inputs, step.op.inputs):
+                if name in self.fresh and name in step.frees and t.shape == output.shape \
+                        and t.dtype == output.dtype:
+                    args.append(f"out={name}")
+                    break
+        return f"{ufunc}({', '.join(args)})"
 
     def subgraph(self, graph, input_names, indent):
         """Write the steps of `graph` with its inputs bound to `input_names` (kept alive:
@@ -224,6 +248,11 @@ class _Writer:
                 self.namespace[literal] = value
             args.append(f"{name}={literal}")
         return args
+
+
+def _fully_known(tensor):
+    dims = tensor.shape.dims
+    return dims is not None and None not in dims
 
 
 def _literal(value):

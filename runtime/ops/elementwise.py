@@ -51,6 +51,7 @@ def _quiet(fn):
         finally:
             _reset_errstate(token)
 
+    quiet.__wrapped__ = fn  # a compiled plan already ignoring warnings calls `fn` itself
     return quiet
 
 

@@ -274,3 +274,34 @@ def test_the_while_gradient_still_records_the_body_inputs():
         tape.watch(x)
         y = cube_by_loop(x)
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), 3 * 1.5 ** 2, rtol=1e-6)
+
+
+# --- buffer reuse -------------------------------------------------------------------------
+
+
+def test_elementwise_ops_write_into_dying_buffers_never_into_feeds_or_fetches():
+    x = np.linspace(-2.0, 2.0, 12, dtype=np.float32).reshape(3, 4)
+    row = np.arange(4, dtype=np.float32)
+    kept_x, kept_row = x.copy(), row.copy()
+    graph = ag.Graph()
+    with graph.as_default():
+        px = ag.placeholder(ag.float32, shape=x.shape)
+        prow = ag.placeholder(ag.float32, shape=row.shape)
+        a = ag.exp(px)              # a new array: reusable
+        b = ag.multiply(a, 2.0)     # a dies here: b is written into a
+        c = ag.add(prow, 1.0)       # shape (4,): never the buffer of a (3, 4) result
+        d = ag.subtract(b, c)       # b dies: written into b
+        e = ag.multiply(d, d)       # d read twice, dies here
+        fetched = ag.add(e, 1.0)
+        later = ag.multiply(fetched, 3.0)  # `fetched` is fetched: never overwritten
+    with ag.Session(graph) as sess:
+        code = sess.code([fetched, later], [px, prow])
+        assert "out=" in code
+        got_fetched, got_later = sess.run([fetched, later], {px: x, prow: row})
+    with np.errstate(all="ignore"):
+        d_np = np.exp(x) * np.float32(2.0) - (row + np.float32(1.0))
+        want = d_np * d_np + np.float32(1.0)
+    np.testing.assert_array_equal(got_fetched, want)
+    np.testing.assert_array_equal(got_later, want * np.float32(3.0))
+    np.testing.assert_array_equal(x, kept_x)   # feeds are never written
+    np.testing.assert_array_equal(row, kept_row)
