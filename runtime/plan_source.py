@@ -22,6 +22,7 @@ import math
 import os
 
 import numpy as np
+from autograph_py.runtime import blas_threads
 from autograph_py.runtime.errors import InvalidArgumentError, OpError, format_location, op_error
 from autograph_py.runtime.errstate import IGNORE_ALL, reset_errstate, set_errstate
 from autograph_py.runtime.graph_walk import ops_reaching
@@ -42,8 +43,12 @@ def compile_plan(plan, namer):
     lines = ["def run(ctx, feeds):"]
     if plan.feed_names:
         lines.append(f"    {', '.join(plan.feed_names)}, = feeds")
-    if writer.uses_errstate:
-        lines.append("    errstate = set_errstate(IGNORE_ALL)")
+    # (set up, tear down) around the body, in this order
+    scopes = [("errstate = set_errstate(IGNORE_ALL)", "reset_errstate(errstate)")
+              ] if writer.uses_errstate else []
+    if blas_threads.plan_needs_one_thread(writer.ops):
+        scopes.append(("blas = one_blas_thread()", "restore_blas_threads(blas)"))
+    lines += [f"    {setup}" for setup, _ in scopes]
     lines.append("    try:")
     offset = len(lines)
     lines += writer.lines or ["        pass"]
@@ -51,8 +56,9 @@ def compile_plan(plan, namer):
               "        raise",
               "    except Exception as e:",
               "        raise failed(e)"]
-    if writer.uses_errstate:
-        lines += ["    finally:", "        reset_errstate(errstate)"]
+    if scopes:
+        lines.append("    finally:")
+        lines += [f"        {teardown}" for _, teardown in reversed(scopes)]
     lines.append(f"    return [{', '.join(plan.fetch_names)}]")
     line_ops = {offset + i + 1: op for i, op in writer.line_ops.items()}
 
@@ -77,7 +83,9 @@ def compile_plan(plan, namer):
     namespace = writer.namespace
     namespace.update(GLOBALS)
     namespace.update(OpError=OpError, failed=failed, set_errstate=set_errstate,
-                     reset_errstate=reset_errstate, IGNORE_ALL=IGNORE_ALL)
+                     reset_errstate=reset_errstate, IGNORE_ALL=IGNORE_ALL,
+                     one_blas_thread=blas_threads.one_thread,
+                     restore_blas_threads=blas_threads.restore)
     source = "\n".join(lines) + "\n"
     exec(compile(source, _FILENAME, "exec"), namespace)
     function = namespace["run"]
@@ -96,6 +104,7 @@ class _Writer:
         self.line_ops = {}  # index in self.lines -> the op that line runs
         self.constants = {}  # name -> value, for the Const values
         self.uses_errstate = False
+        self.ops = []  # every op the function runs, inlined ones included
         # Rank-0 values: freeing them early saves no memory, so they get no `del` (which
         # would cost time in a loop).
         self.scalars = set()
@@ -108,6 +117,7 @@ class _Writer:
 
     def steps(self, steps, indent):
         for step in steps:
+            self.ops.append(step.op)
             self.step(step, indent)
 
     def step(self, step, indent):

@@ -32,6 +32,9 @@ ALLOWED = {
     # jax: the optional [xla] extra, imported only by the lowering package (which nothing
     # in the numpy runtime imports), so the numpy runtime never needs it.
     "autograph_py.runtime.xla": ("numpy", "jax", "autograph_py.runtime"),
+    # threadpoolctl: the optional [perf] extra (one BLAS thread for small matrix
+    # products), imported lazily by this one module; without it the switch is a no-op.
+    "autograph_py.runtime.blas_threads": ("threadpoolctl", "autograph_py.runtime"),
     # tensorboard: the optional [tensorboard] extra, imported lazily by ag.summary for the
     # GraphDef/Event protobuf classes it ships (so no TensorFlow is needed).
     "autograph_py": ("gast", "numpy", "autograph_py", "tensorboard"),
