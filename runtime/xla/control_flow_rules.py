@@ -33,18 +33,21 @@ def typed(values, specs):
     return tuple(jnp.asarray(v, dtype.np_dtype) for v, (_, dtype) in zip(values, specs))
 
 
-def _variable_name(op, index, inputs):
-    """The user's name for carried position `index` (a loop variable or an output)."""
-    if index < len(inputs):
-        name = inputs[index].op.name
-        return "'" + name.removeprefix("<").split("_capture")[0] + "'"
-    return f"output {index}"
+def _variable_names(body_graph, count):
+    """The user's names of a loop's first `count` variables (its body's inputs)."""
+    return ["'" + p.op.name.removeprefix("<").split("_capture")[0] + "'"
+            for p in body_graph.inputs[:count]]
+
+
+def _output_names(specs):
+    # If ops do not record the user's names of their outputs: positions.
+    return [f"output {i}" for i in range(len(specs))]
 
 
 def _mismatch(op, error, names, what):
     """A LoweringError for a CarryMismatch: which value changed, from what to what."""
     # The carry is (values, (variables, key, error)): a position past the values is a
-    # Variable's.
+    # Variable's (the key and the error code never change).
     index = error.index
     if index < len(names):
         who = names[index]
@@ -79,8 +82,7 @@ def _select(ctx, op, pred, captured, specs):
     try:
         lax_control.check_same_types(*results)
     except lax_control.CarryMismatch as e:
-        raise _mismatch(op, e, [f"output {i}" for i in range(len(specs))],
-                        "the conditional's") from None
+        raise _mismatch(op, e, _output_names(specs), "the conditional's") from None
     return tuple(jnp.where(pred, a, b) for a, b in zip(*results))
 
 
@@ -93,29 +95,21 @@ def _if(ctx, op, pred, *captured):
         return _select(ctx, op, pred, captured, specs)
 
     def branch(graph, indices):
-        def run(carry):
-            ctx.set_state(carry[1])
+        def run(state):
+            ctx.set_state(state)
             outputs = lower_graph(ctx, graph, [captured[i] for i in indices])
             return typed(outputs, specs), ctx.state()
 
         return run
 
-    names = [f"'{t.op.name}'" for t in attrs["then_graph"].outputs]
     try:
         outputs, state = lax_control.cond(
             pred, branch(attrs["then_graph"], attrs["then_indices"]),
-            branch(attrs["else_graph"], attrs["else_indices"]),
-            (_zeros(specs), ctx.state()))
+            branch(attrs["else_graph"], attrs["else_indices"]), ctx.state())
     except lax_control.CarryMismatch as e:
-        raise _mismatch(op, e, [f"output {i}" for i in range(len(names))],
-                        "the conditional's") from None
+        raise _mismatch(op, e, _output_names(specs), "the conditional's") from None
     ctx.set_state(state)
     return tuple(outputs)
-
-
-def _zeros(specs):
-    """Placeholders for the branch outputs in the carry (only their structure is used)."""
-    return tuple(jnp.zeros((), dtype.np_dtype) for _, dtype in specs)
 
 
 UNROLL_MAX_ITERATIONS = 256
@@ -155,7 +149,7 @@ def _while(ctx, op, *inputs):
     before = ctx.state()
     values = typed(inputs[:num_vars], specs)
     going = running(values)
-    names = [None] + [_variable_name(op, i, body_graph.inputs) for i in range(num_vars)]
+    names = [None] + _variable_names(body_graph, num_vars)  # carry[0] is the condition
     try:
         _, values, state = lax_control.while_loop(
             lambda carry: carry[0], body, (going, values, ctx.state()),
