@@ -84,12 +84,12 @@ class CompiledGraph:
     def __init__(self, graph, inputs, outputs):
         self.graph, self.inputs, self.outputs = graph, list(inputs), list(outputs)
         ops = list(_walk(graph))
-        found, assigned = {}, {}
+        found, assigned = {}, set()
         for op in ops:
             if op.type in _VARIABLE_OPS:
                 found.setdefault(id(op.attrs["var"]), op.attrs["var"])
                 if op.type != "ReadVariable":
-                    assigned.setdefault(id(op.attrs["var"]), len(assigned))
+                    assigned.add(id(op.attrs["var"]))
         self.variables = list(found.values())
         # Only the Variables the graph assigns come back (read-only ones are not copied).
         self._assigned = [i for i, v in enumerate(self.variables) if id(v) in assigned]
@@ -102,13 +102,8 @@ class CompiledGraph:
             specs = [jax.ShapeDtypeStruct(tuple(p.shape.dims), p.dtype.np_dtype)
                      for p in self.inputs]
             with jax.enable_x64(True):
-                self._jitted.lower(specs, self._variable_values(), self._seed_spec())
-
-    def _seed_spec(self):
-        return np.uint32(0) if self._random else None
-
-    def _variable_values(self):
-        return [var._value for var in self.variables]
+                self._jitted.lower(specs, [var._value for var in self.variables],
+                                   np.uint32(0) if self._random else None)
 
     def _lowered(self, args, values, seed):
         key = None if seed is None else jax.random.PRNGKey(seed)
