@@ -34,7 +34,7 @@ import tokenize
 
 import gast
 
-from autograph_py.cli_keep import keep_users_text
+from autograph_py.cli_keep import keep_users_text, same_tree
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
 from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
@@ -144,7 +144,7 @@ def _convert_file(text, module, name, ctx):
                                               e.filename, e.lineno, e.col_offset)
         # A function conversion did not change is left exactly as written (comments and
         # formatting included), so --diff shows only real changes.
-        if failures or is_do_not_convert(old) or gast.dump(old) == gast.dump(new):
+        if failures or is_do_not_convert(old) or same_tree(old, new):
             continue
         indent = re.match(r"[ \t]*", lines[old.lineno - 1]).group()
         edits.append((first - 1, last, _render(old, new, text_lines, indent, newline)))

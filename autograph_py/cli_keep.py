@@ -6,7 +6,7 @@ parsed from the file (`lines`, the file's lines without endings; `indent`, the
 definition's indentation), `new` its conversion. The result is `new` printed with
 `ast.unparse` (at indentation zero, lines joined by "\\n"), where
 - every statement of `new` that is the same tree as the user's statement it comes from
-  (same position, `gast.dump` equal) is the user's text instead: formatting, comments
+  (same position, `same_tree`) is the user's text instead: formatting, comments
   inside it and a decorator's or signature's spelling kept (the function's own header
   too, when only its body changed);
 - the comment lines in front of a user's statement go in front of the first statement
@@ -33,6 +33,25 @@ def keep_users_text(old, new, lines, indent):
     splicer = _Splicer(old, lines, indent, printed.split("\n"))
     splicer.statement(new, ast.parse(printed).body[0])
     return splicer.result()
+
+
+def same_tree(a, b):
+    """Whether two trees are equal ignoring positions (as their `gast.dump`s), stopping
+    at the first difference."""
+    stack = [(a, b)]
+    while stack:
+        x, y = stack.pop()
+        if type(x) is not type(y):
+            return False
+        if isinstance(x, gast.AST):
+            stack.extend((getattr(x, f, None), getattr(y, f, None)) for f in x._fields)
+        elif isinstance(x, list):
+            if len(x) != len(y):
+                return False
+            stack.extend(zip(x, y))
+        elif x != y:
+            return False
+    return True
 
 
 def _origin(node):
@@ -115,7 +134,7 @@ class _Splicer:
         return False
 
     def _users_text(self, original, gen, out):
-        if gast.dump(original) != gast.dump(gen):
+        if not same_tree(original, gen):
             return None
         first, last = _first_line(original), original.end_lineno
         return self._cut(first, last, original.col_offset, original.end_col_offset,
@@ -123,7 +142,7 @@ class _Splicer:
 
     def _keep_header(self, original, gen, out):
         """The user's decorators and signature, when conversion changed only the body."""
-        if gast.dump(_without_body(original)) != gast.dump(_without_body(gen)):
+        if not same_tree(_without_body(original), _without_body(gen)):
             return
         last = _first_line(original.body[0]) - 1
         while last > original.lineno and self.lines[last - 1].lstrip()[:1] in ("", "#"):
