@@ -12,6 +12,7 @@ from autograph_py.conversion import convert, converted_call, do_not_convert, to_
 from autograph_py.converters.errors import ConversionError
 from autograph_py.directives import autograph, set_element_type, set_loop_options
 from autograph_py.function import Function, function
+from autograph_py.runtime import data as _data
 from autograph_py.runtime import errors as _runtime_errors
 from autograph_py.runtime.public_api import *  # noqa: F401,F403
 from autograph_py.runtime.public_api import __all__ as _runtime_all
@@ -23,6 +24,8 @@ __version__ = "0.1.0"
 _runtime_errors.add_library_dir(__file__)
 _runtime_errors.add_library_dir(converters.__file__)
 _runtime_errors.set_location_resolver(source_map.lookup)
+# Dataset functions (map, filter, reduce) are converted like any user function.
+_data.set_caller(converted_call)
 
 
 

@@ -4,10 +4,12 @@ Contract:
 - `call_key(names, values)` returns `(key, arrays)` for arguments bound to the signature:
   `key = (structure, shapes)`. `structure` holds, per argument, the dtype of each tensor
   leaf (eager tensors, numpy arrays and scalars, nested in lists, tuples and dicts), the
-  identity of a Variable, and `(type, value)` for any other hashable Python value (1, 1.0
-  and True are three keys); `shapes` holds the shape of each tensor leaf in order (a
-  tuple of dims, None for an unknown dim; None for an unknown rank: the partial specs of
-  `get_concrete_function`). `arrays` are the values to feed, in the same order.
+  identity of a Variable, for a composite (a dataset, a TensorArray) its type, its
+  `_trace_signature()` and its tensors' entries, and `(type, value)` for any other
+  hashable Python value (1, 1.0 and True are three keys); `shapes` holds the shape of
+  each tensor leaf in order (a tuple of dims, None for an unknown dim; None for an
+  unknown rank: the partial specs of `get_concrete_function`). `arrays` are the values
+  to feed, in the same order.
 - A symbolic argument raises `SymbolicArgument` (the call is inlined, never keyed); an
   unhashable Python argument is a TypeError naming it and saying what to do.
 - `is_subtype(call_shapes, trace_shapes)`: a trace serves a call when every trace shape
@@ -79,6 +81,9 @@ def _structure(value, path, shapes):
                                for k in sorted(value, key=repr))
     if isinstance(value, Variable):
         return ("Variable", id(value))  # read when the graph runs: its value is no key
+    if nest.is_composite(value):  # a Dataset or TensorArray: its pipeline, its tensors
+        return (type(value), value._trace_signature()) + tuple(
+            _structure(v, path, shapes) for v in nest.children(value))
     if isinstance(value, SymbolicTensor):
         raise SymbolicArgument
     try:

@@ -11,7 +11,7 @@ the ops, as in TensorFlow.
 
 from types import SimpleNamespace
 
-from autograph_py.runtime import dtypes, errors
+from autograph_py.runtime import data, dtypes, errors
 from autograph_py.runtime.context import executing_eagerly
 from autograph_py.runtime.control_flow import cond, while_loop
 from autograph_py.runtime.dtypes import (
@@ -194,7 +194,7 @@ __all__ = [
     "argmax", "argmin", "reduce_all", "reduce_any", "reduce_max", "reduce_mean",
     "reduce_min", "reduce_prod", "reduce_sum",
     # namespaces, printing, assertions
-    "Assert", "debugging", "math", "nn", "print", "random",
+    "Assert", "data", "debugging", "math", "nn", "print", "random",
     # graphs, sessions, variables, control flow, gradients, specs, errors
     "GradientTape", "Graph", "InvalidArgumentError", "OpError", "Operation", "Session",
     "TensorArray", "TensorSpec", "Variable", "cond", "errors", "executing_eagerly",

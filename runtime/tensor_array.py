@@ -79,6 +79,9 @@ class TensorArray:
         new._buffer, new._written = components
         return new
 
+    def _trace_signature(self):
+        return (self._dtype, self._dynamic_size, self._shape.shape)
+
     # --- properties ---------------------------------------------------------------------
 
     @property

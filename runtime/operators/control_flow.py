@@ -264,6 +264,7 @@ def _graph_for_stmt(staged, extra_test, body, get_state, set_state, symbol_names
 
     _graph_loop(test, loop_body, get_loop_state, set_loop_state,
                 ("<for loop index>", *symbol_names), opts)
+    staged.finished(index)
 
 
 # --- the staged loop --------------------------------------------------------------------

@@ -1,8 +1,12 @@
-"""Iterables a staged `for` loop walks by index: tensor rows, `range`, `enumerate`, `zip`.
+"""Iterables a staged `for` loop walks by index: tensor rows, `range`, `enumerate`, `zip`,
+datasets and their iterators.
 
 Contract: `as_staged(value)` returns a `StagedIterable` when iterating `value` must be
-staged (a symbolic tensor, a `TensorList`, or one of the lazy objects `py_builtins`
-returns for `range`/`enumerate`/`zip` over symbolic values), else None. A staged
+staged (a symbolic tensor, a `TensorList`, one of the lazy objects `py_builtins`
+returns for `range`/`enumerate`/`zip` over symbolic values, or an `ag.data` dataset or
+iterator while a graph is built, as TensorFlow stages `for x in dataset` inside
+tf.function), else None. `finished(count)` tells it how many items the staged loop took
+(an iterator resumes there). A staged
 iterable answers, for an int32 scalar `index` counting iterations from 0,
 `has_item(index)` (a bool tensor: is there an item at `index`) and `item(index)`.
 `for_stmt` turns these into the condition and the body of one `while_loop`.
@@ -10,6 +14,8 @@ Iterated in Python (outside converted code) the lazy objects raise the same Type
 as a symbolic tensor; used as a tensor, a staged range is `ag.range(...)`.
 """
 
+from autograph_py.runtime import context
+from autograph_py.runtime.data import Dataset, Iterator
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.ops.array_ops import cast, gather, shape
 from autograph_py.runtime.ops.core import convert_to_tensor, same_dtype_tensors
@@ -24,6 +30,9 @@ class StagedIterable:
 
     def item(self, index):
         raise NotImplementedError
+
+    def finished(self, count):
+        """The staged loop took `count` items (an int32 tensor)."""
 
     def __iter__(self):
         raise TypeError(f"{self!r} is symbolic: it can only be iterated by a `for` loop in "
@@ -118,6 +127,29 @@ class StagedZip(StagedIterable):
         return f"zip({', '.join(map(repr, self.iterables))})"
 
 
+class StagedDataset(StagedIterable):
+    """A dataset's (or an iterator's) elements from its position on: the pipeline is read
+    inside the loop, element by element."""
+
+    def __init__(self, source):
+        self.source = source
+        self.cursor, self.start = source._staged_cursor()
+
+    def has_item(self, index):
+        if self.cursor.length is None:
+            return convert_to_tensor(True)
+        return less(add(index, self.start), self.cursor.length)
+
+    def item(self, index):
+        return self.cursor.item(add(index, self.start))
+
+    def finished(self, count):
+        self.source._consumed(count)
+
+    def __repr__(self):
+        return f"StagedDataset({self.source!r})"
+
+
 def is_staged(value):
     """Whether `value` only has a value when the graph runs."""
     return is_symbolic(value) or isinstance(value, (StagedIterable, TensorList))
@@ -130,4 +162,6 @@ def as_staged(value):
         return TensorRows(value)
     if isinstance(value, TensorList):
         return TensorRows(value.stacked)
+    if isinstance(value, (Dataset, Iterator)) and context.current_graph() is not None:
+        return StagedDataset(value)
     return None

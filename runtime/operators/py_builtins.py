@@ -14,12 +14,15 @@ stages instead:
   `if x:` tests, `truth.py`).
 - `isinstance_`: the builtin, except that staged stand-ins still pass the test their
   Python counterpart would (a `TensorList` is a `list`, a staged range a `range`, ...).
+- `next_`: the builtin; `next(it, default)` on an `ag.data` iterator whose end is only
+  known when the graph runs gives `default` there (runtime/data/iterator.py).
 `BUILTIN_OVERLOADS` maps each builtin to its overload.
 """
 
 import builtins
 
 from autograph_py.runtime import dtypes
+from autograph_py.runtime.data import Iterator
 from autograph_py.runtime.operators.iterables import (
     StagedEnumerate,
     StagedRange,
@@ -139,9 +142,20 @@ def bool_(*args):
     return builtins.bool(*args)
 
 
+_NO_DEFAULT = object()
+
+
+def next_(iterator, default=_NO_DEFAULT, /):
+    if default is _NO_DEFAULT:
+        return builtins.next(iterator)
+    if isinstance(iterator, Iterator):
+        return iterator._next_or_default(default)
+    return builtins.next(iterator, default)
+
+
 BUILTIN_OVERLOADS = {
     builtins.len: len_, builtins.range: range_, builtins.enumerate: enumerate_,
     builtins.zip: zip_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
     builtins.min: min_, builtins.max: max_, builtins.isinstance: isinstance_,
-    builtins.sum: sum_, builtins.bool: bool_,
+    builtins.sum: sum_, builtins.bool: bool_, builtins.next: next_,
 }

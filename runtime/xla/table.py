@@ -22,6 +22,8 @@ UNLOWERABLE = {
          "TensorArrayBufferGrad"),
         "a TensorArray's buffer grows with its writes (a shape known only when it runs) and "
         "its checks are data-dependent errors; XLA needs static shapes"),
+    "ShuffleIndices": "the buffered shuffle of a dataset is a sequential draw whose length "
+                      "is the dataset's, known only when it runs",
 }
 
 

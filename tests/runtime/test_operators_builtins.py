@@ -66,7 +66,8 @@ def test_overloads_map_every_builtin():
     assert set(ag__.BUILTIN_OVERLOADS) == {builtins.len, builtins.range, builtins.enumerate,
                                            builtins.zip, builtins.abs, builtins.int,
                                            builtins.float, builtins.min, builtins.max,
-                                           builtins.isinstance, builtins.sum, builtins.bool}
+                                           builtins.isinstance, builtins.sum, builtins.bool,
+                                           builtins.next}
 
 
 def test_python_values_get_the_builtin_itself():

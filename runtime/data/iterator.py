@@ -1,0 +1,70 @@
+"""`Iterator`: what `iter(dataset)` returns, TensorFlow 2's iterator semantics.
+
+Contract: an iterator reads a cursor of the dataset prepared when it was made, from a
+position that `next` advances. `next(it)` raises StopIteration past the end when that is
+known while building (eagerly always; in a graph when the dataset's length is a Python
+int and the position has not been set by a staged loop); otherwise reading past the end
+fails when the graph runs, naming the user's line. `next(it, default)` in converted code
+gives `default` past the end (a `cond` when that is decided at run time; `default` must
+then have the element's structure and dtypes). `for x in it` resumes where `next` left
+off; a staged loop over it leaves the position where the loop stopped.
+"""
+
+from autograph_py.runtime import dtypes
+from autograph_py.runtime.control_flow import cond
+from autograph_py.runtime.data import cursor as c
+from autograph_py.runtime.ops.array_ops import cast
+from autograph_py.runtime.ops.math_ops import add, less
+from autograph_py.runtime.tensor import EagerTensor
+
+
+def _value_now(x):
+    """`x` as a Python int when it is known now (an int, or an eager tensor), else None."""
+    if isinstance(x, EagerTensor):
+        return int(x.numpy())
+    return x if c.is_known(x) else None
+
+
+class Iterator:
+    def __init__(self, dataset):
+        self._cursor = dataset._cursor()
+        self._position = 0
+
+    def __iter__(self):
+        return self
+
+    def _exhausted(self):
+        """True or False when known now, None when only the graph's run can tell."""
+        if self._cursor.length is None:
+            return False
+        length, position = _value_now(self._cursor.length), _value_now(self._position)
+        if length is None or position is None:
+            return None
+        return position >= length
+
+    def __next__(self):
+        if self._exhausted():
+            raise StopIteration
+        element = self._cursor.item(self._position)
+        self._position = c.add(self._position, 1)
+        return element
+
+    get_next = __next__
+
+    def _next_or_default(self, default):
+        exhausted = self._exhausted()
+        if exhausted is not None:
+            return default if exhausted else next(self)
+        has = less(c.index_tensor(self._position), self._cursor.length)
+        position = self._position
+        element = cond(has, lambda: self._cursor.item(position), lambda: default)
+        self._position = add(c.index_tensor(position), cast(has, dtypes.int32))
+        return element
+
+    # --- a staged `for` over the iterator (operators/iterables.py) ------------------------
+
+    def _staged_cursor(self):
+        return self._cursor, self._position
+
+    def _consumed(self, count):
+        self._position = c.add(self._position, count)
