@@ -27,14 +27,12 @@ Contract of `convert_text(text, name, functions=None) -> Result`:
 import copy
 import dataclasses
 import gc
-import io
 import re
 import textwrap
-import tokenize
 
 import gast
 
-from autograph_py.cli_keep import keep_users_text, same_tree
+from autograph_py.cli_keep import keep_users_text, same_tree, string_continuation_lines
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
 from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
@@ -189,21 +187,13 @@ def _render(old, new, text_lines, indent, newline):
     kept). Continuation lines of multi-line strings (docstrings) are not indented: that
     would change the strings' values."""
     source = keep_users_text(old, new, text_lines, indent)
-    verbatim = _string_continuation_lines(source) if indent else set()
+    verbatim = string_continuation_lines(source) if indent else set()
     out = []
     for number, line in enumerate(source.split("\n"), 1):
         if line and number not in verbatim:
             line = indent + line
         out.append(line + newline)
     return "".join(out)
-
-
-def _string_continuation_lines(source):
-    lines = set()
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.STRING:
-            lines.update(range(token.start[0] + 1, token.end[0] + 1))
-    return lines
 
 
 def _convert_selected(text, module, name, ctx, functions):

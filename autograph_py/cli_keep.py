@@ -163,7 +163,7 @@ class _Splicer:
         if head[:col].strip() or (rest and not rest.startswith("#")):
             return None
         own = head[:col].decode()
-        verbatim = _string_continuation_lines(self.lines[first - 1:last])
+        verbatim = string_continuation_lines("\n".join(self.lines[first - 1:last]))
         text = []
         for number, line in enumerate(self.lines[first - 1:last], 1):
             if number not in verbatim and line.startswith(own):
@@ -207,9 +207,10 @@ def _comments(function, lines):
 def _comment_tokens(lines, first):
     """(line, text, alone on its line) of each comment in `lines` (numbered from
     `first`)."""
-    readline = io.StringIO("\n".join(lines) + "\n").readline
+    if not any("#" in line for line in lines):
+        return  # most functions: no need to tokenize
     try:
-        for token in tokenize.generate_tokens(readline):
+        for token in _tokens("\n".join(lines)):
             if token.type == tokenize.COMMENT:
                 row, col = token.start
                 full_line = not token.line[:col].strip()
@@ -218,14 +219,20 @@ def _comment_tokens(lines, first):
         return  # a cut that does not tokenize alone: comments are then not moved
 
 
-def _string_continuation_lines(lines):
-    """Numbers (from 1) of the lines inside a multi-line string: never re-indented."""
+def string_continuation_lines(source):
+    """Numbers (from 1) of the lines of `source` inside a multi-line string: never
+    re-indented, which would change the string."""
+    if '"""' not in source and "'''" not in source and "\\\n" not in source:
+        return set()  # only triple quotes or a backslash-newline continue a string
     found = set()
-    readline = io.StringIO("\n".join(lines) + "\n").readline
     try:
-        for token in tokenize.generate_tokens(readline):
+        for token in _tokens(source):
             if token.type == tokenize.STRING:
                 found.update(range(token.start[0] + 1, token.end[0] + 1))
     except (tokenize.TokenError, SyntaxError):
         pass
     return found
+
+
+def _tokens(source):
+    return tokenize.generate_tokens(io.StringIO(source + "\n").readline)

@@ -102,3 +102,26 @@ def test_converted_functions_behave_as_the_original(modules, x):
             assert sess.run(symbolic, {values: np.array(items)}) == plain.total(items)
     assert ag.function(converted_module.total)(ag.constant(items)).numpy() == \
         plain.total(items)
+
+
+def test_multi_line_strings_keep_their_value_when_moved(run_cli, tmp_path, import_file):
+    # The `if` body moves one level deeper (into a closure): its string's continuation
+    # lines must not be re-indented, and neither may those outside it.
+    source = tmp_path / "strings.py"
+    source.write_text(
+        "class A:\n"
+        "    def m(self, x):\n"
+        '        s = "abc\\\n'
+        '  def"\n'
+        "        t = '''x\n"
+        "    y'''\n"
+        "        if x > 0:\n"
+        '            u = """p\n'
+        '  q"""\n'
+        "            x = (x, u)\n"
+        "        return x, s, t\n")
+    result = run_cli("convert", source, "-o", tmp_path / "strings_ag.py")
+    assert (result.returncode, result.stderr) == (0, "")
+    converted, plain = import_file(tmp_path / "strings_ag.py"), import_file(source)
+    for x in (1, -1):
+        assert converted.A().m(x) == plain.A().m(x)
