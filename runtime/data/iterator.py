@@ -7,10 +7,12 @@ int and the position has not been set by a staged loop); otherwise reading past 
 fails when the graph runs, naming the user's line. `next(it, default)` in converted code
 gives `default` past the end (a `cond` when that is decided at run time; `default` must
 then have the element's structure and dtypes). `for x in it` resumes where `next` left
-off; a staged loop over it leaves the position where the loop stopped.
+off; a staged loop over it leaves the position where the loop stopped. `next` inside
+a staged loop body or branch is refused (NotImplementedError): the position could not
+leave it.
 """
 
-from autograph_py.runtime import dtypes
+from autograph_py.runtime import context, dtypes
 from autograph_py.runtime.control_flow import cond
 from autograph_py.runtime.data import cursor as c
 from autograph_py.runtime.ops.array_ops import cast
@@ -29,6 +31,17 @@ class Iterator:
     def __init__(self, dataset):
         self._cursor = dataset._cursor()
         self._position = 0
+        self._graph = context.current_graph()
+
+    def _advance_here(self):
+        # The position is a Python attribute, not a loop variable or branch output: moved
+        # inside a staged body, the move would be lost (and the body would read a stale
+        # position), so it is refused rather than silently wrong.
+        if context.current_graph() is not self._graph:
+            raise NotImplementedError(
+                "next() on a dataset iterator inside a staged loop or branch (a `while`/`if` "
+                "on a tensor) cannot advance it: iterate it with `for x in it:` instead, "
+                "or zip the dataset with what the loop counts")
 
     def __iter__(self):
         return self
@@ -43,6 +56,7 @@ class Iterator:
         return position >= length
 
     def __next__(self):
+        self._advance_here()
         if self._exhausted():
             raise StopIteration
         element = self._cursor.item(self._position)
@@ -52,6 +66,7 @@ class Iterator:
     get_next = __next__
 
     def _next_or_default(self, default):
+        self._advance_here()
         exhausted = self._exhausted()
         if exhausted is not None:
             return default if exhausted else next(self)

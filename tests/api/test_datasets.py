@@ -245,3 +245,18 @@ def test_a_captured_dataset():
         return s
 
     assert total().numpy() == pytest.approx(sum(v * v for v in VALUES))
+
+
+def next_in_a_staged_loop(ds):
+    it = iter(ds)
+    total = 0.0
+    i = ag.constant(0)
+    while i < 2:
+        total += next(it)
+        i += 1
+    return total
+
+
+def test_next_inside_a_staged_loop_is_refused_not_wrong():
+    with pytest.raises(NotImplementedError, match="iterate it with `for x in it:`"):
+        ag.function(next_in_a_staged_loop)(numbers())
