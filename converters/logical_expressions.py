@@ -19,7 +19,7 @@ value a `while_stmt` test or a `for_stmt` extra test returns, the operand of `no
 the operands of a BoolOp in a test position.
 """
 import gast
-from autograph_py.converters import templates
+from autograph_py.converters import templates, traversal
 from autograph_py.converters.transformer import Transformer
 
 _COMPARE_OPS = {
@@ -54,7 +54,7 @@ def _operator_arg(node, positions):
 def _test_positions(tree):
     """The ids of the expressions whose value is only tested for truth."""
     tests, test_functions = set(), set()
-    for node in gast.walk(tree):
+    for node in traversal.walk(tree):
         condition = _operator_arg(node, _CONDITION_ARG)
         if condition is not None:
             tests.add(id(condition))
@@ -64,7 +64,7 @@ def _test_positions(tree):
         elif isinstance(function, gast.Lambda):
             tests.add(id(function.body))
     # Generated names never clash (converters.naming), so a name finds its function.
-    for node in gast.walk(tree):
+    for node in traversal.walk(tree):
         if isinstance(node, gast.FunctionDef) and node.name in test_functions:
             tests.update(id(s.value) for s in node.body
                          if isinstance(s, gast.Return) and s.value is not None)
