@@ -21,7 +21,9 @@ def _solve(graph):
                 continue
             out = frozenset().union(*(live_in[s] for s in node.next))
             scope = effects[node]
-            new = frozenset(scope.read | (out - scope.modified))
+            # A call of a local function may rebind a name (its `nonlocal` write can be
+            # conditional): only a direct binding ends the name's liveness.
+            new = frozenset(scope.read | (out - (scope.modified - scope.via_calls)))
             if new != live_in[node]:
                 live_in[node], changed = new, True
     return live_in

@@ -310,6 +310,21 @@ def unread_walrus_in_a_lazy_operand(a, xs):
     return a
 
 
+def walrus_that_may_not_run_then_read(a):
+    v1 = a
+    w1 = 0
+    r = 0
+    while True:
+        w1 += 1
+        if w1 > 2:
+            break
+        if a > 5 and (v1 := w1):
+            r = r + 1
+        elif v1:
+            r = r + v1
+    return r, v1
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -339,6 +354,7 @@ CASES = [
     (while_test_binds_and_the_body_breaks, [(0,), (9,)]),
     (unread_walrus_in_a_while_test_in_a_staged_loop, [(0, [1, 2]), (3, [1])]),
     (unread_walrus_in_a_lazy_operand, [(0, [0]), (2, [0]), (2, [1])]),
+    (walrus_that_may_not_run_then_read, [(0,), (3,), (7,)]),
 ]
 
 

@@ -6,7 +6,6 @@
 # outcome: crash
 # error: UndefinedSymbolError: local variable 'v1' is used before it is assigned
 # inputs: [(-3, 0, [])]
-# xfail: a walrus in the lazy operand of and in an if test inside a loop with break, its target read by the elif: on Python values the converted code reads the target as undefined although it was bound before the loop (UndefinedSymbolError)
 K = 0
 
 def f(a, b, xs):
