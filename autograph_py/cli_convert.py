@@ -36,7 +36,7 @@ from autograph_py.cli_keep import keep_users_text, same_tree, string_continuatio
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
 from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
-from autograph_py.converters import parser, pipeline
+from autograph_py.converters import parser, pipeline, traversal
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
 from autograph_py.converters.transformer import ConversionContext
@@ -86,12 +86,12 @@ def _convert_text(text, name, functions):
 def _reject_reserved_name(module, name):
     # Converted code reaches the runtime through `ag__`; a file that binds or reads it
     # itself would silently call the wrong thing (typically: it was converted already).
-    for node in gast.walk(module):
-        alias = isinstance(node, gast.alias) and (node.asname or node.name) == RUNTIME_ALIAS
-        if alias or getattr(node, "id", None) == RUNTIME_ALIAS:
-            raise ConversionError(f"the name {RUNTIME_ALIAS} is reserved for autograph's "
-                                  "operators (was this file converted already?)",
-                                  name, getattr(node, "lineno", 1))
+    lines = [getattr(node, "lineno", 1) for node in traversal.walk(module)
+             if getattr(node, "id", None) == RUNTIME_ALIAS or isinstance(node, gast.alias)
+             and (node.asname or node.name) == RUNTIME_ALIAS]
+    if lines:
+        raise ConversionError(f"the name {RUNTIME_ALIAS} is reserved for autograph's "
+                              "operators (was this file converted already?)", name, min(lines))
 
 
 def function_definitions(module):

@@ -15,8 +15,7 @@ Contract:
 import contextlib
 import sys
 
-import gast
-
+from autograph_py.converters import traversal
 from autograph_py.converters.errors import ConversionError
 
 MAX_INPUT_BYTES = 10 * 1024 * 1024  # ten times the largest file of the standard library
@@ -44,7 +43,7 @@ def check_depth(tree, name):
         if depth > MAX_DEPTH:
             raise ConversionError(TOO_DEEP, name, getattr(at, "lineno", 1),
                                   getattr(at, "col_offset", 0) + 1)
-        stack.extend((child, depth + 1, at) for child in gast.iter_child_nodes(node))
+        stack.extend((child, depth + 1, at) for child in traversal.children(node))
 
 
 @contextlib.contextmanager
