@@ -55,6 +55,7 @@ class Plan:
         names = {}  # id(tensor) -> the name of its value in the generated function
         for t in feed_tensors:
             names.setdefault(id(t), namer.value(t))
+        self.feed_tensors = list(feed_tensors)
         self.feed_names = [names[id(t)] for t in feed_tensors]
         self.steps, self.fetch_names = schedule(ops, names, namer, fetch_tensors, fed)
         self.code, self.function = compile_plan(self, namer)

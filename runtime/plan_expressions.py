@@ -1,11 +1,12 @@
 """Python expressions that replace kernel calls in a compiled plan, where static shapes and
 dtypes prove them equal to the kernel.
 
-Contract: `expression(op, args, kernel, constants)` is the source of an expression
-computing the single output of `op` from `args` (the source of its inputs' values), or
-None when the op keeps its kernel call. `kernel` is the name the kernel is bound to in the
-generated function (called where only it can decide, e.g. to raise its error);
-`constants` maps the argument names that hold Const values to those values.
+Contract: `expression(op, args, kernel, constants)` is an `Expression`: the source of an
+expression computing the single output of `op` from `args` (the source of its inputs'
+values) and whether it is pure (cannot raise, so the plan may fold it into its one
+reader), or None when the op keeps its kernel call. `kernel` is the name the kernel is
+bound to in the generated function (called where only it can decide, e.g. to raise its
+error); `constants` maps the argument names that hold Const values to those values.
 
 - Scalar specialization: an arithmetic, comparison or logical op whose inputs and output
   are rank 0 with a bool/int/float dtype becomes an operator on numpy scalars
@@ -22,13 +23,15 @@ generated function (called where only it can decide, e.g. to raise its error);
   IndexError (same message) as `np.take` and the general kernel.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 _BINARY = {"Add": "+", "Sub": "-", "Mul": "*", "RealDiv": "/", "FloorDiv": "//",
            "FloorMod": "%", "Equal": "==", "NotEqual": "!=", "Less": "<", "LessEqual": "<=",
            "Greater": ">", "GreaterEqual": ">=", "LogicalAnd": "&", "LogicalOr": "|",
            "LogicalXor": "^"}
-_OPERATORS = {**{op: f"{{0}} {symbol} {{1}}" for op, symbol in _BINARY.items()},
+OPERATORS = {**{op: f"{{0}} {symbol} {{1}}" for op, symbol in _BINARY.items()},
               "Neg": "-{0}",
               # `~` on a numpy bool costs 0.4 µs (a ufunc call), `^ True` 15 ns
               "LogicalNot": "{0} ^ TRUE"}
@@ -37,16 +40,22 @@ GLOBALS = {"TRUE": np.True_}
 _INTEGER_DIVISIONS = frozenset({"FloorDiv", "FloorMod"})
 
 
+class Expression(NamedTuple):
+    source: str
+    pure: bool  # it cannot raise and has no effect: it may be folded into its reader
+
+
 def expression(op, args, kernel, constants):
     if op.type == "Identity":
-        return args[0]
-    if op.type in _OPERATORS:
+        return Expression(args[0], False)  # an alias: nothing to fold
+    if op.type in OPERATORS:
         return _scalar(op, args, kernel, constants)
+    source = None
     if op.type == "GatherV2":
-        return _gather(op, args)
-    if op.type == "StridedSlice":
-        return _strided_slice(op, args, constants)
-    return None
+        source = _gather(op, args)
+    elif op.type == "StridedSlice":
+        source = _strided_slice(op, args)
+    return None if source is None else Expression(source, False)  # may raise IndexError
 
 
 def is_number_scalar(tensor):
@@ -57,15 +66,16 @@ def _scalar(op, args, kernel, constants):
     if len(op.outputs) != 1 or op.attrs or not all(
             is_number_scalar(t) for t in (*op.inputs, *op.outputs)):
         return None
-    source = _OPERATORS[op.type].format(*args)
+    source = OPERATORS[op.type].format(*args)
     if not _keeps_dtype(op):
         return None
     divisor = op.inputs[-1]
     if op.type in _INTEGER_DIVISIONS and divisor.dtype.np_dtype.kind in "iu":
         value = constants.get(args[1])
         if value is None or value == 0:  # only the kernel knows how to fail
-            return f"({source} if {args[1]} else {kernel}({', '.join(args)}))"
-    return source
+            return Expression(f"({source} if {args[1]} else {kernel}({', '.join(args)}))",
+                              False)
+    return Expression(source, True)
 
 
 def _keeps_dtype(op):
@@ -73,7 +83,7 @@ def _keeps_dtype(op):
     samples = [np.ones((), t.dtype.np_dtype)[()] for t in op.inputs]
     names = [f"x{i}" for i in range(len(samples))]
     with np.errstate(all="ignore"):
-        result = eval(_OPERATORS[op.type].format(*names), {**GLOBALS, **dict(zip(names, samples))})
+        result = eval(OPERATORS[op.type].format(*names), {**GLOBALS, **dict(zip(names, samples))})
     return getattr(result, "dtype", None) == op.outputs[0].dtype.np_dtype
 
 
@@ -90,7 +100,7 @@ def _gather(op, args):
     return f"{args[0]}[{'' if axis == 0 else ':, ' * axis}{args[1]}]"
 
 
-def _strided_slice(op, args, constants):
+def _strided_slice(op, args):
     """`x[...]` for a spec of static items and rank-0 integer inputs."""
     items = []
     for item in op.attrs["spec"]:

@@ -62,18 +62,20 @@ class Namer:
 
 
 
-def schedule(ops, names, namer, fetch_tensors, fed=(), keep=()):
+def schedule(ops, names, namer, fetch_tensors, fed=(), keep=(), rename=None):
     """(steps, fetch names) for running `ops` in order: names for their outputs (added to
-    `names`, which holds the names of the values they read that no op of theirs makes),
-    and after which step each value is dead. Fetched values, Const values (globals of the
-    generated function) and the names in `keep` are never freed."""
+    `names`, which holds the names of the values they read that no op of theirs makes;
+    `rename` maps id(tensor) to a name given already), and after which step each value
+    is dead. Fetched values, Const values (globals of the generated function) and the
+    names in `keep` are never freed."""
+    rename = rename or {}
     made = {}  # id(tensor) -> the name an op binds it to
     for op in ops:
         for t in op.outputs:
             if id(t) in fed:  # the feed wins: the op's own value is bound, never read
                 made[id(t)] = namer.fresh(f"unused_{names[id(t)]}")
             else:
-                names[id(t)] = made[id(t)] = namer.value(t)
+                names[id(t)] = made[id(t)] = rename.get(id(t)) or namer.value(t)
     fetch_names = [names[id(t)] for t in fetch_tensors]
     last_reader = {}
     for step, op in enumerate(ops):

@@ -20,13 +20,19 @@ with operator expressions runs under one `errstate(all="ignore")`, restored on e
 import keyword
 import math
 import os
+from collections import Counter
 
 import numpy as np
 from autograph_py.runtime import blas_threads
 from autograph_py.runtime.errors import InvalidArgumentError, OpError, format_location, op_error
 from autograph_py.runtime.errstate import IGNORE_ALL, reset_errstate, set_errstate
 from autograph_py.runtime.graph_walk import ops_reaching
-from autograph_py.runtime.plan_expressions import GLOBALS, expression, is_number_scalar
+from autograph_py.runtime.plan_expressions import (
+    GLOBALS,
+    OPERATORS,
+    expression,
+    is_number_scalar,
+)
 from autograph_py.runtime.plan_schedule import forwarded_input, schedule
 
 # Generated code gets a file name inside the library, so `errors.user_location()` never
@@ -39,10 +45,15 @@ _BODY = 2  # the indentation level of the function's body (inside its `try`)
 
 def compile_plan(plan, namer):
     writer = _Writer(namer)
-    writer.steps(plan.steps, _BODY)
+    writer.steps(plan.steps, _BODY, plan.fetch_names)
     lines = ["def run(ctx, feeds):"]
     if plan.feed_names:
         lines.append(f"    {', '.join(plan.feed_names)}, = feeds")
+    # A fed rank-0 number is a 0-d array: operators on it would take numpy's ufunc path
+    # (0.4 µs) each time, a loop reading it every iteration; its scalar is read once.
+    scalars = [name for name, t in zip(plan.feed_names, plan.feed_tensors)
+               if name in writer.operands and is_number_scalar(t)]
+    lines += [f"    {name} = {name}[()]" for name in dict.fromkeys(scalars)]
     # (set up, tear down) around the body, in this order
     scopes = [("errstate = set_errstate(IGNORE_ALL)", "reset_errstate(errstate)")
               ] if writer.uses_errstate else []
@@ -105,22 +116,39 @@ class _Writer:
         self.constants = {}  # name -> value, for the Const values
         self.uses_errstate = False
         self.ops = []  # every op the function runs, inlined ones included
+        self.operands = set()  # the values operator expressions read
         # Rank-0 values: freeing them early saves no memory, so they get no `del` (which
         # would cost time in a loop).
         self.scalars = set()
         self.fresh = set()  # arrays this plan allocated (ufunc results): reusable buffers
+        self.pending = {}  # name -> (source, op): pure expressions folded into their reader
 
     def line(self, indent, text, op=None):
         if op is not None:
             self.line_ops[len(self.lines)] = op
         self.lines.append("    " * indent + text)
 
-    def steps(self, steps, indent):
-        for step in steps:
+    def steps(self, steps, indent, outputs):
+        """Write `steps`; `outputs` are the names the block hands on (never folded)."""
+        reads = Counter(name for step in steps for name in step.inputs)
+        for step in steps:  # Consts write no line: the next step is the next with one
+            if step.op.type == "Const":
+                self.ops.append(step.op)
+                self.step(step, indent)
+        steps = [step for step in steps if step.op.type != "Const"]
+        for i, step in enumerate(steps):
             self.ops.append(step.op)
-            self.step(step, indent)
+            reader = steps[i + 1] if i + 1 < len(steps) else None
+            foldable = reader is not None and reader.op.type not in _WHILES and all(
+                reads[name] == 1 and name in reader.inputs and name not in outputs and
+                (reader.op.type not in _IFS or reader.inputs.index(name) == 0)
+                for name in step.outputs)
+            self.step(step, indent, foldable)
 
-    def step(self, step, indent):
+    def step(self, step, indent, foldable=False):
+        """Write one step. A pure operator expression whose single output is only read by
+        the next step (`foldable`) is kept pending and becomes part of that step's
+        expression (`if (i % 3) == 0:`), when that step is an expression too."""
         op = step.op
         if op.type == "Const":  # its value is a global of the generated function
             value = op.attrs["value"]
@@ -130,27 +158,16 @@ class _Writer:
             return
         self.scalars.update(name for name, t in zip(step.outputs, op.outputs)
                             if t.shape.dims == ())
-        dead = set(step.frees)
+        dead = set(step.frees) - self.scalars
         if op.type in _IFS:
             self.inline_if(step, indent)
         elif op.type in _WHILES:
+            self.materialize(step.inputs, indent)
             self.inline_while(step, indent)
         else:
-            # A float ufunc is called without its own warning switch: the plan has one.
-            ufunc = getattr(step.kernel, "__wrapped__", step.kernel)
-            if not isinstance(ufunc, np.ufunc) or len(step.outputs) != 1:
-                ufunc = None
-            kernel = self.namer.kernel(ufunc or step.kernel, op.type)
-            self.namespace[kernel] = ufunc or step.kernel
-            source = expression(op, step.inputs, kernel, self.constants)
-            # Operators on numpy scalars warn on overflow, float ufuncs on inf/nan.
-            if source is not None and op.type != "Identity" or \
-                    ufunc is not None and ufunc is not step.kernel:
-                self.uses_errstate = True
-            if source is None and ufunc is not None:
-                source = self.ufunc_call(step, kernel)
-            elif source is None:
-                source = f"{kernel}({', '.join(self.arguments(step))})"
+            source = self.source(step, indent, foldable)
+            if source is None:  # folded into the next step
+                return
             single = op.opdef.num_outputs == 1  # else the kernel returns a tuple
             if single and step.outputs[0] in dead:  # never bind what nobody reads
                 dead.discard(step.outputs[0])
@@ -162,9 +179,46 @@ class _Writer:
             else:
                 statement = source
             self.line(indent, statement, op)
-        dead -= self.scalars
         if dead:
             self.line(indent, f"del {', '.join(sorted(dead))}")
+
+    def source(self, step, indent, foldable=False):
+        """The right-hand side for a step that is neither If nor While, or None when it
+        is kept pending to be folded into the next step."""
+        op = step.op
+        # A float ufunc is called without its own warning switch: the plan has one.
+        ufunc = getattr(step.kernel, "__wrapped__", step.kernel)
+        if not isinstance(ufunc, np.ufunc) or len(step.outputs) != 1:
+            ufunc = None
+        kernel = self.namer.kernel(ufunc or step.kernel, op.type)
+        self.namespace[kernel] = ufunc or step.kernel
+        args = [self.pending[name][0] if name in self.pending else name
+                for name in step.inputs]
+        folded = expression(op, args, kernel, self.constants)
+        # Operators on numpy scalars warn on overflow, float ufuncs on inf/nan.
+        if folded is not None and op.type != "Identity" or \
+                ufunc is not None and ufunc is not step.kernel:
+            self.uses_errstate = True
+        if folded is None:
+            self.materialize(step.inputs, indent)
+            if ufunc is not None:
+                return self.ufunc_call(step, kernel)
+            return f"{kernel}({', '.join(self.arguments(step))})"
+        for name in step.inputs:
+            self.pending.pop(name, None)
+        if op.type in OPERATORS:
+            self.operands.update(step.inputs)
+        if folded.pure and foldable:
+            self.pending[step.outputs[0]] = (f"({folded.source})", op)
+            return None
+        return folded.source
+
+    def materialize(self, names, indent):
+        """Bind the pending values among `names`: their reader takes names."""
+        for name in names:
+            if name in self.pending:
+                source, op = self.pending.pop(name)
+                self.line(indent, f"{name} = {source[1:-1]}", op)
 
     def ufunc_call(self, step, ufunc):
         """`ufunc(a, b)`, writing into a dying input (`out=a`) that this plan allocated
@@ -180,14 +234,20 @@ class _Writer:
                     break
         return f"{ufunc}({', '.join(args)})"
 
-    def subgraph(self, graph, input_names, indent):
+    def subgraph(self, graph, input_names, indent, output_names=()):
         """Write the steps of `graph` with its inputs bound to `input_names` (kept alive:
-        they are the enclosing function's values); return its outputs' names."""
+        they are the enclosing function's values); return its outputs' names. A value
+        the subgraph makes for one output only is named `output_names[i]` directly."""
         names = {id(t): name for t, name in zip(graph.inputs, input_names)}
         fed = {id(t): t for t in graph.inputs}
         ops = ops_reaching(graph.outputs, graph.stateful_ops, fed, control_inputs=True)
-        steps, outputs = schedule(ops, names, self.namer, graph.outputs, keep=input_names)
-        self.steps(steps, indent)
+        made = {id(t) for op in ops if op.type != "Const" for t in op.outputs}  # (globals)
+        counts = Counter(map(id, graph.outputs))
+        rename = {id(t): name for t, name in zip(graph.outputs, output_names)
+                  if id(t) in made and counts[id(t)] == 1}
+        steps, outputs = schedule(ops, names, self.namer, graph.outputs, keep=input_names,
+                                  rename=rename)
+        self.steps(steps, indent, outputs)
         return outputs
 
     def assign(self, indent, targets, values, op):
@@ -199,13 +259,15 @@ class _Writer:
     def inline_if(self, step, indent):
         op, attrs = step.op, step.op.attrs
         pred, captured = step.inputs[0], step.inputs[1:]
+        if pred in self.pending:
+            pred = self.pending.pop(pred)[0]
         self.line(indent, f"if {pred}:", op)
         for key in ("then", "else"):
             if key == "else":
                 self.line(indent, "else:", op)
             start = len(self.lines)
             inputs = [captured[i] for i in attrs[f"{key}_indices"]]
-            outputs = self.subgraph(attrs[f"{key}_graph"], inputs, indent + 1)
+            outputs = self.subgraph(attrs[f"{key}_graph"], inputs, indent + 1, step.outputs)
             self.assign(indent + 1, step.outputs, outputs, op)
             if len(self.lines) == start:
                 self.line(indent + 1, "pass")

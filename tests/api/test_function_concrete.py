@@ -228,6 +228,6 @@ def test_code_is_the_source_the_executor_runs():
     lines = [line.strip() for line in c.code.splitlines()]
     assert lines[:2] == ["def run(ctx, feeds):", "x, w, = feeds"]   # named after parameters
     assert "mat_mul = MatMul(x, w)" in lines                        # values after their ops
-    assert "if greater:" in lines                                   # an If inlined
+    assert "if (sum > const):" in lines                             # an If inlined
     assert "if_1 = mat_mul" in lines                                # the branch's output
     assert float(c(x, w)) == float(ag.to_graph(_scaled_matmul)(x, w))
