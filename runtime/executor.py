@@ -14,13 +14,14 @@ Contract:
   Run contexts (a Session, the eager context) take it as their `run_subgraph` method.
   `subgraph_runner(ctx, graph)` gives a callable for running one subgraph many times.
 
-How a plan runs: one generated Python function `run(ctx, feeds)`, one line per op
-calling its kernel on local variables named after the ops that make them (`layer_add =
-Add(x, layer_square)`): kernels bound under their op type, attributes as keyword
-literals (or named constants), `ctx` first for kernels that need it, `Const` values read
-as globals, elementwise kernels specialized to the inputs' static dtypes, a `del` after
-the last reader of each intermediate, and one `try/except` around the body that maps
-the failing line back to its op for the error.
+How a plan runs: one generated Python function `run(ctx, feeds)` (runtime/plan_source.py),
+scheduled by runtime/plan_schedule.py: a line per op on local variables named after the
+ops that make them, operators instead of kernel calls on rank-0 numbers and direct
+indexing for scalar indices (runtime/plan_expressions.py), `If`/`While` inlined as
+Python `if`/`while`, element-wise ufuncs writing into dying buffers, a `del` after the
+last reader of each intermediate array, and one `try/except` that maps the failing line
+back to its op for the error. Subgraph plans (`subgraph_plan`) still exist: the `While`
+kernel runs them when a run context must see each iteration (the gradient of `While`).
 """
 
 from functools import partial

@@ -45,6 +45,8 @@ _BODY = 2  # the indentation level of the function's body (inside its `try`)
 
 def compile_plan(plan, namer):
     writer = _Writer(namer)
+    writer.scalars.update(name for name, t in zip(plan.feed_names, plan.feed_tensors)
+                          if t.shape.dims == ())
     writer.steps(plan.steps, _BODY, plan.fetch_names)
     lines = ["def run(ctx, feeds):"]
     if plan.feed_names:
