@@ -1,4 +1,5 @@
-"""The code in docs/guide.md and docs/limitations.md runs and shows what it says.
+"""The code in docs/guide.md, docs/limitations.md and docs/gradients.md runs and shows
+what it says.
 
 - Every ```python block runs, in order, in one namespace per document (the tutorial
   builds on earlier blocks). Each block is written to a file of its own first, so
@@ -47,7 +48,7 @@ def run_document(name, tmp_path):
             assert ag.to_code(namespace[fn_name]) + "\n" == body, where
 
 
-@pytest.mark.parametrize("name", ["guide", "limitations"])
+@pytest.mark.parametrize("name", ["guide", "limitations", "gradients"])
 def test_document_blocks_run_as_shown(name, tmp_path):
     run_document(name, tmp_path)
 
