@@ -1,7 +1,7 @@
-"""The seed article's examples, in order, with autograph_py in place of TensorFlow.
+"""The article's examples, in order, with autograph_py in place of TensorFlow.
 
-Run: `python examples/seed.py`. Each section prints what the article shows
-(../shared/SEED_EXAMPLES.md); tests/e2e/test_seed_examples.py checks the output.
+Run: `python examples/seed.py`. Each section prints what the article shows (README.md,
+"Where the examples come from"); tests/e2e/test_seed_examples.py checks the output.
 """
 
 import autograph_py as ag
