@@ -145,7 +145,15 @@ def _convert_file(text, module, name, ctx):
         if failures or is_do_not_convert(old) or same_tree(old, new):
             continue
         indent = re.match(r"[ \t]*", lines[old.lineno - 1]).group()
-        edits.append((first - 1, last, _render(old, new, text_lines, indent, newline)))
+        try:
+            edits.append((first - 1, last, _render(old, new, text_lines, indent, newline)))
+        except SyntaxError as e:
+            # The printed conversion is beyond Python's own limits (each `not` or `and`
+            # becomes a call: 200 nested parentheses); Python could not import it.
+            problems[id(e)] = ConversionError(
+                f"converted, this function exceeds what Python's parser accepts ({e.msg}); "
+                f"split the expression, e.g. with intermediate variables; {qualname}() is "
+                "left as written", name, old.lineno)
     if edits:  # a file with nothing converted needs no runtime import
         edits.append(_import_edit(module, lines, newline))
     # Applied bottom-up so earlier line numbers stay valid; at equal starts the function

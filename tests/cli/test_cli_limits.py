@@ -63,3 +63,20 @@ def test_nesting_beyond_pythons_own_parser_is_the_same_one_line(run_cli, tmp_pat
         source.write_text(text)
         result = run_cli("convert", source)
         assert (result.returncode, result.stderr) == (1, f"{source}:1: {TOO_DEEP}\n")
+
+
+def test_conversion_beyond_pythons_parser_leaves_the_function_as_written(run_cli, tmp_path,
+                                                                         import_file):
+    # 300 `not`s parse (no parentheses); converted, each is a call: 300 nested parentheses.
+    source = tmp_path / "nots.py"
+    source.write_text("def f(x):\n    if x:\n        x = " + "not " * 300 + "x\n    return x\n\n\n"
+                      "def g(x):\n    return -x if x > 0 else x\n")
+    result = run_cli("convert", source, "-o", tmp_path / "nots_ag.py")
+    assert result.returncode == 1
+    assert result.stderr == (f"{source}:1: converted, this function exceeds what Python's "
+                             "parser accepts (too many nested parentheses); split the "
+                             "expression, e.g. with intermediate variables; f() is left as "
+                             "written\n")
+    converted, plain = import_file(tmp_path / "nots_ag.py"), import_file(source)
+    assert [converted.f(x) for x in (0, 1)] == [plain.f(x) for x in (0, 1)]
+    assert [converted.g(x) for x in (-2, 2)] == [plain.g(x) for x in (-2, 2)]
