@@ -18,6 +18,7 @@ kept only where it can be cut out cleanly (the statement alone on its lines).
 """
 
 import ast
+import bisect
 import copy
 import io
 import tokenize
@@ -192,13 +193,14 @@ def _comments(function, lines):
         for line in range(_first_line(node), max(header_end, node.lineno) + 1):
             owner_of_line[line] = node
     starts = sorted((_first_line(n), _origin(n)) for n in statements)
+    start_lines = [start for start, _ in starts]
     leading, trailing = {}, {}
     first = _first_line(function)
     for row, text, full_line in _comment_tokens(lines[first - 1:function.end_lineno], first):
         if full_line:
-            following = [origin for start, origin in starts if start > row]
-            if following:
-                leading.setdefault(following[0], []).append(text)
+            following = bisect.bisect_right(start_lines, row)  # the next statement's start
+            if following < len(starts):
+                leading.setdefault(starts[following][1], []).append(text)
         elif row in owner_of_line:
             trailing.setdefault(_origin(owner_of_line[row]), []).append(text)
     return leading, trailing
