@@ -149,8 +149,6 @@ def test_command_line_prints_the_summary_line_last(capsys):
     assert re.fullmatch(r"FUZZ \d+/3 wrong=\d+ crash=\d+ hang=\d+ rejected=\d+", last)
 
 
-@pytest.mark.xfail(strict=False, reason="known bugs of issue 10 are being fixed; see "
-                   "tests/fuzz/cases/ for the minimized failures still open")
 def test_fixed_budget_has_no_wrong_answer_crash_or_hang():
     lines = []
     for seed in (0, 50_000):
