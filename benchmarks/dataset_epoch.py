@@ -37,28 +37,35 @@ def _data():
     return x, y
 
 
-def _ours(x, y):
-    dataset = ag.data.Dataset.from_tensor_slices((x, y)).shuffle(1024, seed=0).batch(BATCH)
-    w, b = ag.Variable(ag.zeros([FEATURES])), ag.Variable(0.0)
+def _training(ops, x, y):
+    """The pipeline, the step and the epoch in the library `ops` (`ag`, or `tensorflow`
+    for the comparison: `ops.data`, `ops.function`, ... are spelled alike)."""
+    dataset = ops.data.Dataset.from_tensor_slices((x, y)).shuffle(1024, seed=0).batch(BATCH)
+    w, b = ops.Variable(ops.zeros([FEATURES])), ops.Variable(0.0)
 
     def step(xb, yb):
-        with ag.GradientTape() as tape:
-            error = ag.reduce_sum(xb * w, axis=1) + b - yb
-            loss = ag.reduce_mean(error * error)
+        with ops.GradientTape() as tape:
+            error = ops.reduce_sum(xb * w, axis=1) + b - yb
+            loss = ops.reduce_mean(error * error)
         dw, db = tape.gradient(loss, [w, b])
         w.assign_sub(0.01 * dw)
         b.assign_sub(0.01 * db)
         return loss
 
-    @ag.function
+    @ops.function
     def epoch(dataset):
-        losses = ag.TensorArray(ag.float32, size=0, dynamic_size=True)
+        losses = ops.TensorArray(ops.float32, size=0, dynamic_size=True)
         i = 0
         for xb, yb in dataset:
             losses = losses.write(i, step(xb, yb))
             i += 1
         return losses.stack()
 
+    return dataset, step, epoch
+
+
+def _ours(x, y):
+    dataset, step, epoch = _training(ag, x, y)
     step_function = ag.function(step)
 
     def python_loop():
@@ -70,24 +77,7 @@ def _ours(x, y):
 
 
 def _tensorflow_epoch(tf, x, y):
-    dataset = tf.data.Dataset.from_tensor_slices((x, y)).shuffle(1024, seed=0).batch(BATCH)
-    w, b = tf.Variable(tf.zeros([FEATURES])), tf.Variable(0.0)
-
-    @tf.function
-    def epoch(dataset):
-        losses = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
-        i = 0
-        for xb, yb in dataset:
-            with tf.GradientTape() as tape:
-                error = tf.reduce_sum(xb * w, axis=1) + b - yb
-                loss = tf.reduce_mean(error * error)
-            dw, db = tape.gradient(loss, [w, b])
-            w.assign_sub(0.01 * dw)
-            b.assign_sub(0.01 * db)
-            losses = losses.write(i, loss)
-            i += 1
-        return losses.stack()
-
+    dataset, _, epoch = _training(tf, x, y)
     return lambda: epoch(dataset)
 
 
