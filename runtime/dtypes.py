@@ -3,6 +3,8 @@
 Contract: a `DType` names one numpy dtype. `as_dtype` accepts a DType, a numpy dtype,
 a Python/numpy scalar type or a name and returns the canonical DType instance, so
 DTypes compare by identity. Python scalars map to int32 / float32 / bool (DESIGN.md §3).
+As in TensorFlow, a DType also equals anything `as_dtype` maps to it (`t.dtype ==
+np.float32`, `t.dtype == "float32"`), and hashes like its name.
 """
 
 import numpy as np
@@ -53,6 +55,17 @@ class DType:
 
     def __reduce__(self):
         return as_dtype, (self.name,)
+
+    def __eq__(self, other):
+        if isinstance(other, DType):
+            return self is other
+        try:
+            return self is as_dtype(other)
+        except (TypeError, ValueError):
+            return NotImplemented
+
+    def __hash__(self):
+        return hash(self.name)
 
 
 float16 = DType("float16", np.float16)
