@@ -30,6 +30,7 @@ from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.ops.creation_ops import range_
 from autograph_py.runtime.ops.math_ops import add, less
 from autograph_py.runtime.registry import apply
+from autograph_py.runtime.tensor import is_symbolic
 from autograph_py.runtime.tensor_array import TensorArray
 
 
@@ -190,7 +191,15 @@ class Batch(_Transform):
             stop = c.add(start, size)
             if parent.length is not None and not drop:
                 stop = c.minimum(stop, parent.length)
-            return parent.items(range_(start, stop))
+            rows = parent.items(range_(start, stop))
+            return nest.map_structure(_full_batch, rows) if drop else rows
+
+        def _full_batch(tensor):
+            # Without a remainder every batch has `size` rows: say so in the static shape
+            # (element_spec, and the loop body's shapes), as TensorFlow does.
+            if is_symbolic(tensor) and tensor.shape.rank:
+                tensor.set_shape([size, *tensor.shape.dims[1:]])
+            return tensor
 
         return c.Cursor(length, item, lambda ix: loop_items(item, ix))
 

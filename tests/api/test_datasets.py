@@ -246,3 +246,10 @@ def next_in_a_staged_loop(ds):
 def test_next_inside_a_staged_loop_is_refused_not_wrong():
     with pytest.raises(NotImplementedError, match="iterate it with `for x in it:`"):
         ag.function(next_in_a_staged_loop)(numbers())
+
+
+def test_batch_element_spec_knows_the_rows_only_without_a_remainder():
+    rows = Dataset.from_tensor_slices(np.ones((10, 4), np.float32))
+    assert rows.batch(3).element_spec.shape == (None, 4)
+    assert rows.batch(3, drop_remainder=True).element_spec.shape == (3, 4)
+    assert [b.shape for b in rows.batch(3, drop_remainder=True)] == [(3, 4)] * 3
