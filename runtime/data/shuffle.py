@@ -20,8 +20,11 @@ def _kernel(n, buffer_size, seed):
     buffer = list(range(min(buffer_size, n)))
     following = len(buffer)
     order = np.empty(n, np.int32)
+    # One draw per output, all at once (a draw per iteration cost most of an epoch):
+    # output k picks slot floor(u_k * len(buffer)).
+    uniforms = rng.random(n).tolist()
     for k in range(n):
-        slot = int(rng.integers(len(buffer)))
+        slot = int(uniforms[k] * len(buffer))
         order[k] = buffer[slot]
         if following < n:
             buffer[slot] = following
