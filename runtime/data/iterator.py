@@ -1,13 +1,16 @@
 """`Iterator`: what `iter(dataset)` returns, TensorFlow 2's iterator semantics.
 
-Contract: an iterator reads a cursor of the dataset prepared when it was made, from a
+Contract: `iter(ds)` in converted code (`explicit=True`) and a Python `for` over a
+dataset both make an iterator; it reads a cursor of the dataset prepared when it was made, from a
 position that `next` advances. `next(it)` raises StopIteration past the end when that is
 known while building (eagerly always; in a graph when the dataset's length is a Python
 int and the position has not been set by a staged loop); otherwise reading past the end
 fails when the graph runs, naming the user's line. `next(it, default)` in converted code
 gives `default` past the end (a `cond` when that is decided at run time; `default` must
 then have the element's structure and dtypes). `for x in it` resumes where `next` left
-off; a staged loop over it leaves the position where the loop stopped. `next` inside
+off; a staged loop over it leaves the position where the loop stopped. A Python loop
+(unconverted code) over a dataset whose end is unknown while building is a TypeError:
+it would never end. `next` inside
 a staged loop body or branch is refused (NotImplementedError): the position could not
 leave it.
 """
@@ -28,10 +31,11 @@ def _value_now(x):
 
 
 class Iterator:
-    def __init__(self, dataset):
+    def __init__(self, dataset, explicit=False):
         self._cursor = dataset._cursor()
         self._position = 0
         self._graph = context.current_graph()
+        self._explicit = explicit
 
     def _advance_here(self):
         # The position is a Python attribute, not a loop variable or branch output: moved
@@ -57,7 +61,14 @@ class Iterator:
 
     def __next__(self):
         self._advance_here()
-        if self._exhausted():
+        exhausted = self._exhausted()
+        if exhausted is None and not self._explicit:
+            # A Python `for` (unconverted code) would never stop.
+            raise TypeError(
+                "a Python loop over a dataset whose length is only known when the graph "
+                "runs (a dataset argument of ag.function) would never end; convert the "
+                "function (ag.function's autograph=True) so the loop is staged")
+        if exhausted:
             raise StopIteration
         element = self._cursor.item(self._position)
         self._position = c.add(self._position, 1)

@@ -151,8 +151,10 @@ class StagedDataset(StagedIterable):
 
 
 def is_staged(value):
-    """Whether `value` only has a value when the graph runs."""
-    return is_symbolic(value) or isinstance(value, (StagedIterable, TensorList))
+    """Whether `value` only has a value when the graph runs (a dataset or its iterator
+    does while a graph is built: `enumerate`/`zip` over one stage with it)."""
+    return is_symbolic(value) or isinstance(value, (StagedIterable, TensorList)) or (
+        isinstance(value, (Dataset, Iterator)) and context.current_graph() is not None)
 
 
 def as_staged(value):

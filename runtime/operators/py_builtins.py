@@ -14,6 +14,8 @@ stages instead:
   `if x:` tests, `truth.py`).
 - `isinstance_`: the builtin, except that staged stand-ins still pass the test their
   Python counterpart would (a `TensorList` is a `list`, a staged range a `range`, ...).
+- `iter_`: the builtin; `iter(dataset)` is an iterator whose `next` may read past an end
+  only the graph's run knows (then failing there, as TensorFlow's OutOfRangeError).
 - `next_`: the builtin; `next(it, default)` on an `ag.data` iterator whose end is only
   known when the graph runs gives `default` there (runtime/data/iterator.py).
 `BUILTIN_OVERLOADS` maps each builtin to its overload.
@@ -22,7 +24,7 @@ stages instead:
 import builtins
 
 from autograph_py.runtime import dtypes
-from autograph_py.runtime.data import Iterator
+from autograph_py.runtime.data import Dataset, Iterator
 from autograph_py.runtime.operators.iterables import (
     StagedEnumerate,
     StagedRange,
@@ -145,6 +147,12 @@ def bool_(*args):
 _NO_DEFAULT = object()
 
 
+def iter_(value, *sentinel):
+    if isinstance(value, Dataset) and not sentinel:
+        return Iterator(value, explicit=True)
+    return builtins.iter(value, *sentinel)
+
+
 def next_(iterator, default=_NO_DEFAULT, /):
     if default is _NO_DEFAULT:
         return builtins.next(iterator)
@@ -158,4 +166,5 @@ BUILTIN_OVERLOADS = {
     builtins.zip: zip_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
     builtins.min: min_, builtins.max: max_, builtins.isinstance: isinstance_,
     builtins.sum: sum_, builtins.bool: bool_, builtins.next: next_,
+    builtins.iter: iter_,
 }

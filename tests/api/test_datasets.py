@@ -253,3 +253,25 @@ def test_batch_element_spec_knows_the_rows_only_without_a_remainder():
     assert rows.batch(3).element_spec.shape == (None, 4)
     assert rows.batch(3, drop_remainder=True).element_spec.shape == (3, 4)
     assert [b.shape for b in rows.batch(3, drop_remainder=True)] == [(3, 4)] * 3
+
+
+def indexed_sum(ds):
+    total = 0.0
+    for i, (x, y) in enumerate(zip(ds, ds.skip(1))):
+        total += ag.cast(i, ag.float32) * x - y
+    return total
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_enumerate_and_zip_of_datasets_stage(mode):
+    expected = sum(i * x - y for i, (x, y) in enumerate(zip(VALUES, VALUES[1:])))
+    assert_same(expected, run_mode(mode, indexed_sum, (numbers(),)))
+
+
+def test_an_unconverted_python_loop_over_a_dataset_argument_refuses_to_hang():
+    @ag.function(autograph=False)
+    def total(ds):
+        return sum(x for x in ds)
+
+    with pytest.raises(TypeError, match="would never end"):
+        total(numbers())
