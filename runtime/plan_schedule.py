@@ -16,7 +16,7 @@ from typing import NamedTuple
 # Names the generated function uses itself; values and kernels never take them.
 _RESERVED = frozenset({"run", "ctx", "feeds", "e", "OpError", "failed", "errstate",
                        "set_errstate", "reset_errstate", "IGNORE_ALL", "TRUE", "blas",
-                       "one_blas_thread", "restore_blas_threads"})
+                       "one_blas_thread", "restore_blas_threads", "empty"})
 _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])([A-Z])")  # StridedSlice -> strided_slice
 
 

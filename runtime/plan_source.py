@@ -33,6 +33,7 @@ from autograph_py.runtime.plan_expressions import (
     expression,
     is_number_scalar,
 )
+from autograph_py.runtime.plan_fusion import chain, fused_calls, fusible_run, ufunc_of
 from autograph_py.runtime.plan_schedule import forwarded_input, schedule
 
 # Generated code gets a file name inside the library, so `errors.user_location()` never
@@ -138,7 +139,14 @@ class _Writer:
                 self.ops.append(step.op)
                 self.step(step, indent)
         steps = [step for step in steps if step.op.type != "Const"]
-        for i, step in enumerate(steps):
+        i = 0
+        while i < len(steps):
+            fused = fusible_run(steps, i, reads, outputs)
+            if fused:
+                self.fused(steps[i:i + fused], indent)
+                i += fused
+                continue
+            step = steps[i]
             self.ops.append(step.op)
             reader = steps[i + 1] if i + 1 < len(steps) else None
             foldable = reader is not None and reader.op.type not in _WHILES and all(
@@ -146,6 +154,41 @@ class _Writer:
                 (reader.op.type not in _IFS or reader.inputs.index(name) == 0)
                 for name in step.outputs)
             self.step(step, indent, foldable)
+            i += 1
+
+    def fused(self, run, indent):
+        """A chain of element-wise steps (runtime/plan_fusion.py) as one blocked loop
+        filling the last step's array, in place of the source when the source is a
+        buffer of this plan that dies at the first step."""
+        self.ops += [step.op for step in run]
+        self.materialize([name for step in run for name in step.inputs], indent)
+        self.uses_errstate = True  # the ufuncs are called without their warning switch
+        kernels = []
+        for step in run:
+            kernels.append(self.namer.kernel(ufunc_of(step), step.op.type))
+            self.namespace[kernels[-1]] = ufunc_of(step)
+        c = chain(run)
+        first = run[0].op
+        if c.source in self.fresh and c.source in run[0].frees:
+            self.line(indent, f"{c.result} = {c.source}", first)
+        else:
+            dtype = self.namer.fresh(f"{c.result}_dtype")
+            self.namespace.update({dtype: c.np_dtype, "empty": np.empty})
+            shape = _literal(tuple(first.outputs[0].shape.dims))
+            self.line(indent, f"{c.result} = empty({shape}, {dtype})", first)
+        self.fresh.add(c.result)
+        flat, source, start, block = (self.namer.fresh(f"{c.result}_{part}")
+                                      for part in ("flat", "source", "start", "block"))
+        self.line(indent, f"{flat} = {c.result}.reshape(-1)")
+        self.line(indent, f"{source} = {c.source}.reshape(-1)")
+        self.line(indent, f"for {start} in range(0, {c.size}, {c.block}):")
+        self.line(indent + 1, f"{block} = {flat}[{start}:{start} + {c.block}]")
+        for step, call in zip(run, fused_calls(run, kernels, block,
+                                               f"{source}[{start}:{start} + {c.block}]")):
+            self.line(indent + 1, call, step.op)
+        links = {step.outputs[0] for step in run[:-1]}  # never bound
+        dead = {name for step in run for name in step.frees} - links - self.scalars
+        self.line(indent, f"del {', '.join(sorted(dead | {flat, source, start, block}))}")
 
     def step(self, step, indent, foldable=False):
         """Write one step. A pure operator expression whose single output is only read by
@@ -188,10 +231,7 @@ class _Writer:
         """The right-hand side for a step that is neither If nor While, or None when it
         is kept pending to be folded into the next step."""
         op = step.op
-        # A float ufunc is called without its own warning switch: the plan has one.
-        ufunc = getattr(step.kernel, "__wrapped__", step.kernel)
-        if not isinstance(ufunc, np.ufunc) or len(step.outputs) != 1:
-            ufunc = None
+        ufunc = ufunc_of(step)  # a float one without its warning switch: the plan has one
         kernel = self.namer.kernel(ufunc or step.kernel, op.type)
         self.namespace[kernel] = ufunc or step.kernel
         args = [self.pending[name][0] if name in self.pending else name

@@ -10,6 +10,7 @@ Session plan and through `ag.function`; the plan's source is checked to take the
 under test.
 """
 
+import re
 import warnings
 
 import numpy as np
@@ -305,3 +306,40 @@ def test_elementwise_ops_write_into_dying_buffers_never_into_feeds_or_fetches():
     np.testing.assert_array_equal(got_later, want * np.float32(3.0))
     np.testing.assert_array_equal(x, kept_x)   # feeds are never written
     np.testing.assert_array_equal(row, kept_row)
+
+
+# --- fusion ---------------------------------------------------------------------------------
+
+
+def test_a_chain_of_elementwise_ops_runs_blocked_and_equals_numpy():
+    """Large enough to be blocked: a loop over blocks runs every op per block. A value
+    read outside the chain (`mid`, fetched; `side`, read twice) ends a chain there."""
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((300, 1000)).astype(np.float32)
+    kept = x.copy()
+    graph = ag.Graph()
+    with graph.as_default():
+        px = ag.placeholder(ag.float32, shape=x.shape)
+        c = ag.placeholder(ag.float32, shape=())
+        y = px
+        for i in range(12):
+            y = [ag.add, ag.multiply, ag.subtract, ag.maximum][i % 4](y, c)
+        mid = y
+        side = ag.exp(ag.negative(mid))
+        out = ag.tanh(side * side + 1.0) - 0.5
+    feeds = {px: x, c: np.float32(0.75)}
+    with ag.Session(graph) as sess:
+        code = sess.code([mid, out], list(feeds))
+        # three loops: the 12 ops up to `mid`; negative, exp; add, tanh, subtract, the
+        # last in place of the dying product (`sub = mul`, then its blocks)
+        assert code.count("for ") == 3
+        assert re.search(r"^ +(\w+) = \w+\n +\1_flat = ", code, re.M)
+        got_mid, got_out = sess.run([mid, out], feeds)
+    f32 = np.float32
+    want = x
+    for i in range(12):
+        want = [np.add, np.multiply, np.subtract, np.maximum][i % 4](want, f32(0.75))
+    np.testing.assert_array_equal(got_mid, want)
+    side = np.exp(-want)
+    np.testing.assert_array_equal(got_out, np.tanh(side * side + f32(1.0)) - f32(0.5))
+    np.testing.assert_array_equal(x, kept)
