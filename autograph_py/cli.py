@@ -4,10 +4,13 @@ statically. Inputs are read and parsed, never imported or executed. `autograph g
 
 Contract (docs/cli.md is the user's version):
 - Output: each file as a complete, importable module with every function converted
-  (`cli_convert`), on standard output, into `-o PATH` (written atomically), as a
+  (`cli_convert`), on standard output, into `-o PATH` (`cli_output.write_output`: a
+  regular file atomically, a device or FIFO written through, a symlink's target), as a
   unified diff (`--diff`), or not at all (`--check`). `-f NAME` picks functions.
-- Exit status: 0 when everything converted; 1 for conversion problems (not UTF-8, a
-  syntax error, a construct that cannot be converted, an internal error); 2 for usage
+- Exit status: 0 when everything converted (notes, such as a generator left as
+  written, do not count); 1 for conversion problems (not UTF-8, over the size or depth
+  limits of `cli_limits`, a syntax error, a construct that cannot be converted, a
+  function the command does not look into, an internal error); 2 for usage
   errors (bad options, a missing or unreadable input, a directory as input, an output
   path that cannot be written, a `-f` name no input has). The highest status wins;
   every input is still processed, and a file with an unconvertible function is still
