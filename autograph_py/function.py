@@ -32,6 +32,8 @@ Contract:
   `ag.config` (`set_default_jit_compile`, or the AUTOGRAPH_JIT_COMPILE environment
   variable), read when a trace is made; `False` keeps the numpy runtime.
 """
+import difflib
+import functools
 import inspect
 import threading
 import types
@@ -75,7 +77,7 @@ class Function:
         self.jit_compile = jit_compile
         if jit_compile:
             config.require_xla()  # fail at the decorator, not at the first call
-        self.name = name or getattr(fn, "__name__", "function")
+        self.name = name or getattr(_unpartial(fn), "__name__", "function")
         self._signature = inspect.signature(fn)
         self._params = list(self._signature.parameters.values())
         if instance is not None:
@@ -124,7 +126,7 @@ class Function:
 
     # --- methods: one Function per instance ------------------------------------------------
 
-    def __get__(self, instance, owner):
+    def __get__(self, instance, owner=None):
         if instance is None:
             return self
         bound = self._instances.get(id(instance))
@@ -189,6 +191,8 @@ class Function:
         if not self.autograph:
             return fn
         try:
+            if isinstance(fn, functools.partial):  # convert what it wraps, keep its arguments
+                return functools.partial(to_graph(fn.func), *fn.args, **fn.keywords)
             return to_graph(fn)
         except ConversionError as e:
             # Like converted_call: run it as written (exact on Python values; Python
@@ -256,6 +260,10 @@ class Function:
             "Pass tensors instead of Python values, use input_signature, or "
             "reduce_retracing=True.", stacklevel=4)  # the caller of f(...)
 
+    def experimental_get_tracing_count(self):
+        """How many times this function has been traced (TensorFlow's name)."""
+        return self.trace_count
+
     def get_concrete_function(self, *args, **kwargs):
         """The ConcreteFunction for these arguments (values or TensorSpecs; none at all
         with an input_signature), traced now unless cached."""
@@ -274,6 +282,11 @@ class Function:
 
     def __repr__(self):
         return f"<ag.function {self.name}: {self.trace_count} trace(s)>"
+
+
+def _unpartial(fn):
+    """The function a functools.partial wraps (partials of partials are flattened)."""
+    return fn.func if isinstance(fn, functools.partial) else fn
 
 
 def _spec_placeholder_value(value):
@@ -305,10 +318,38 @@ def _to_spec_value(value, spec):
 
 
 def function(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False,
-             name=None, jit_compile=None):
-    """`@ag.function`, `@ag.function(...)` or `ag.function(fn)`: see the module doc."""
+             name=None, jit_compile=None, experimental_relax_shapes=False,
+             experimental_autograph_options=None, **unknown):
+    """`@ag.function`, `@ag.function(...)` or `ag.function(fn)`: see the module doc.
+
+    TensorFlow's keywords: `experimental_relax_shapes` is the older spelling of
+    `reduce_retracing`; `experimental_autograph_options` (TF's optional conversions) is
+    accepted and has no effect, this converter always applies all of its conversions.
+    An unknown keyword is a TypeError naming the nearest known one."""
+    if unknown:
+        _refuse_keywords(unknown)
+    relax = reduce_retracing or experimental_relax_shapes
+
     def decorate(f):
-        return Function(f, input_signature, autograph, reduce_retracing, name,
-                        jit_compile=jit_compile)
+        return Function(f, input_signature, autograph, relax, name, jit_compile=jit_compile)
 
     return decorate if fn is None else decorate(fn)
+
+
+# TensorFlow's tf.function keywords this runtime has no counterpart for, and why.
+_UNSUPPORTED_TF_KEYWORDS = {
+    "experimental_implements": "there is no function-implementation registry",
+    "experimental_attributes": "there are no graph function attributes",
+    "experimental_follow_type_hints": "arguments are keyed by value; annotate nothing",
+}
+
+
+def _refuse_keywords(unknown):
+    keyword = sorted(unknown)[0]
+    if keyword in _UNSUPPORTED_TF_KEYWORDS:
+        raise TypeError(f"ag.function does not support TensorFlow's keyword '{keyword}': "
+                        f"{_UNSUPPORTED_TF_KEYWORDS[keyword]}")
+    known = [*inspect.signature(function).parameters][1:-1]
+    nearest = difflib.get_close_matches(keyword, known, n=1, cutoff=0.5)
+    hint = f"; did you mean '{nearest[0]}'?" if nearest else f"; known: {', '.join(known)}"
+    raise TypeError(f"ag.function got an unexpected keyword argument '{keyword}'{hint}")

@@ -43,8 +43,9 @@ def _rebuild(structure, values):
     if is_composite(structure):
         return structure._nest_rebuild(values)
     if isinstance(structure, dict):
-        keys = sorted(structure, key=_sort_key)
-        return type(structure)((k, c) for k, c in zip(keys, values))
+        # Leaves come in sorted key order; the result keeps the structure's own order.
+        by_key = dict(zip(sorted(structure, key=_sort_key), values))
+        return type(structure)((k, by_key[k]) for k in structure)
     if isinstance(structure, tuple) and hasattr(structure, "_fields"):
         return type(structure)(*values)
     return type(structure)(values)

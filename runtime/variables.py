@@ -172,6 +172,11 @@ class Variable:
     def __format__(self, spec):
         return format(self.read_value(), spec)
 
+    def __len__(self):  # the static first dimension, as tf.Variable's
+        if not self.shape.dims:
+            raise TypeError(f"len() of scalar variable '{self.name}'")
+        return self.shape.dims[0]
+
     def __repr__(self):
         if self.graph is None:
             return (f"<Variable '{self.name}' shape={self.shape} dtype={self.dtype.name}, "
