@@ -232,7 +232,7 @@ def _trivial_rows(repeats):
     return [row("trivial ag.function (x + 1.0)", "cache hit", seconds, spread)]
 
 
-def measure(repeats=7):
+def measure(repeats=15):
     with one_blas_thread():
         return (_python_rows(repeats) + _chain_rows(repeats) + _model_rows(repeats) +
                 _trivial_rows(repeats))
@@ -240,7 +240,7 @@ def measure(repeats=7):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--json", metavar="PATH")
     args = parser.parse_args(argv)
     rows = measure(args.repeats)

@@ -16,7 +16,8 @@ error); `constants` maps the argument names that hold Const values to those valu
   divisor that may be zero calls the kernel instead, which raises its ZeroDivisionError.
   Each candidate is checked once, on sample scalars of the static dtypes, to give the
   static output dtype (else the kernel stays).
-- Identity is its input.
+- Identity is its input; `static_kernel(op)` is np.matmul for a MatMul whose ranks and
+  dtype are known (the kernel's checks hold), else None.
 - Scalar indexing: `GatherV2` with a rank-0 integer index and a static axis, and
   `StridedSlice` whose index is static except for rank-0 integer inputs, become direct
   indexing (`x[i]`, `x[i, 1:]`) with the static parts precomputed. numpy raises the same
@@ -98,6 +99,18 @@ def _gather(op, args):
         return None
     axis = op.attrs["axis"] % rank
     return f"{args[0]}[{'' if axis == 0 else ':, ' * axis}{args[1]}]"
+
+
+def static_kernel(op):
+    """np.matmul for a MatMul whose kernel checks (numeric dtype, ranks >= 2) hold
+    statically: the kernel would only repeat them, each call, before calling it."""
+    if op.type != "MatMul":
+        return None
+    a, b = op.inputs
+    ranks = (a.shape.rank, b.shape.rank)
+    if None in ranks or min(ranks) < 2 or a.dtype.np_dtype.kind not in "iuf":
+        return None
+    return np.matmul
 
 
 def _strided_slice(op, args):

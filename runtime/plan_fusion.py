@@ -19,9 +19,11 @@ BLOCK_BYTES = 1 << 18  # 256 KiB: a block and its inputs stay in a core's L2 cac
 
 
 def ufunc_of(step):
-    """The numpy ufunc a single-output step's kernel is (or wraps), else None."""
+    """The element-wise numpy ufunc a single-output step's kernel is (or wraps), else
+    None (a generalized ufunc such as np.matmul is not element-wise)."""
     ufunc = getattr(step.kernel, "__wrapped__", step.kernel)
-    return ufunc if isinstance(ufunc, np.ufunc) and len(step.outputs) == 1 else None
+    return ufunc if isinstance(ufunc, np.ufunc) and ufunc.signature is None and \
+        len(step.outputs) == 1 else None
 
 
 def _array_inputs(step):

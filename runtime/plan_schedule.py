@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
+from autograph_py.runtime.plan_expressions import static_kernel
+
 # Names the generated function uses itself; values and kernels never take them.
 _RESERVED = frozenset({"run", "ctx", "feeds", "e", "OpError", "failed", "errstate",
                        "set_errstate", "reset_errstate", "IGNORE_ALL", "TRUE", "blas",
@@ -97,10 +99,13 @@ def schedule(ops, names, namer, fetch_tensors, fed=(), keep=(), rename=None):
     return steps, fetch_names
 
 def _kernel(op):
-    """The op's kernel, or a faster one for its inputs' static dtypes (`specialize`)."""
+    """The op's kernel, or a faster one for its inputs' static dtypes (`specialize`) and
+    shapes (`static_kernel`)."""
     kernel = op.opdef.kernel
     specialize = getattr(kernel, "specialize", None)
-    if specialize is None or op.attrs or not op.inputs:
+    if specialize is None:
+        return static_kernel(op) or kernel
+    if op.attrs or not op.inputs:
         return kernel
     return specialize(*(t.dtype.np_dtype for t in op.inputs)) or kernel
 
