@@ -21,8 +21,9 @@ Contract:
   Variables are read when the graph runs.
 - `input_signature` fixes the key: incompatible inputs raise ValueError. With
   `reduce_retracing=True` a shape-only retrace generalizes differing dims to None.
-  More than `RETRACE_WARNING_THRESHOLD` traces of one function warns, naming the argument
-  that changed.
+  More than `RETRACE_WARNING_THRESHOLD` traces of one function warn once (a
+  `RetracingWarning`), naming each argument that changed and how, and the fix
+  (`retrace_warnings`).
 - `get_concrete_function` accepts TensorSpecs (None dims, unknown rank); a partial spec
   gets a graph at least as general, never one traced for a concrete shape.
 - On a method, each instance gets its own `Function` (own cache, own variables), which
@@ -46,6 +47,7 @@ from autograph_py import config, tracing
 from autograph_py.conversion import to_graph
 from autograph_py.converters.errors import ConversionError
 from autograph_py.function_cache import FunctionCache
+from autograph_py.retrace_warnings import RetraceLog, RetracingWarning
 from autograph_py.runtime import context, nest
 from autograph_py.runtime.tensor import EagerTensor, to_array
 from autograph_py.runtime.tensor_spec import TensorSpec
@@ -94,7 +96,7 @@ class Function:
         # Held while tracing and while binding an instance; a trace may call the function
         # again (inlined), hence reentrant.
         self._lock = threading.RLock()
-        self._last_keys = None
+        self._retraces = RetraceLog(self.name, RETRACE_WARNING_THRESHOLD)
         self._instances = {}  # id(instance) -> its Function, dropped with the instance
         self.trace_count = 0
         self.__doc__ = getattr(fn, "__doc__", None)
@@ -248,17 +250,9 @@ class Function:
         return specs
 
     def _warn_if_retracing(self, values):
-        # Keyed per argument, so the warning can name the ones that changed.
-        keys = [call_key((name,), (value,))[0] for name, value in zip(self._names, values)]
-        previous, self._last_keys = self._last_keys, keys
-        if self.trace_count < RETRACE_WARNING_THRESHOLD or previous is None:
-            return
-        changed = [name for name, a, b in zip(self._names, previous, keys) if a != b]
-        warnings.warn(
-            f"ag.function '{self.name}' has been traced {self.trace_count + 1} times; "
-            f"argument(s) {', '.join(changed) or '(structure)'} changed since the last trace. "
-            "Pass tensors instead of Python values, use input_signature, or "
-            "reduce_retracing=True.", stacklevel=4)  # the caller of f(...)
+        message = self._retraces.record(self._names, values)
+        if message is not None:
+            warnings.warn(message, RetracingWarning, stacklevel=4)  # the caller of f(...)
 
     def experimental_get_tracing_count(self):
         """How many times this function has been traced (TensorFlow's name)."""

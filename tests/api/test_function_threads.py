@@ -70,7 +70,7 @@ def test_concurrent_first_calls_trace_once_and_create_the_variable_once():
     assert float(model.total) == sum((i + 1.0) * 3 for i in range(THREADS))
 
 
-@pytest.mark.filterwarnings("ignore:ag.function 'step' has been traced 6 times")
+@pytest.mark.filterwarnings("ignore:ag.function 'step' was traced 6 times")
 def test_threads_mixing_signatures_tapes_and_variable_updates():
     model = Model()
     calls = 200

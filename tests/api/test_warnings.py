@@ -1,0 +1,71 @@
+"""Warnings that name the cause: the retracing warning of ag.function names each argument
+that changed and how, once, at the caller's line; what it says is derived from the
+arguments passed (the oracle), never from a hard-coded message."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import autograph_py as ag
+from autograph_py.function import RETRACE_WARNING_THRESHOLD
+from autograph_py.retrace_warnings import RetracingWarning
+
+
+def _calls_until_warning(f, calls):
+    """Run `calls` (argument tuples); the one RetracingWarning raised, checked to come at
+    the trace after the threshold and at this file's line."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for args in calls:
+            f(*args)
+    retraces = [w for w in caught if issubclass(w.category, RetracingWarning)]
+    assert len(retraces) == 1, [str(w.message) for w in retraces]  # once, not per trace
+    assert retraces[0].filename == __file__
+    assert f.experimental_get_tracing_count() == len(calls)
+    return str(retraces[0].message)
+
+
+def test_retracing_names_the_changed_tensor_shape_and_python_number():
+    f = ag.function(lambda x, n, unchanged: x * n + unchanged)
+    sizes = range(3, 3 + RETRACE_WARNING_THRESHOLD + 3)
+    message = _calls_until_warning(
+        f, [(ag.constant(np.ones(s, np.float32)), s, 1.0) for s in sizes])
+    seen = list(sizes)[:RETRACE_WARNING_THRESHOLD + 1]
+    assert "'<lambda>' was traced 6 times" in message
+    assert "  x: float32 shape " + " -> ".join(str((s,)) for s in seen) in message
+    assert "  n: Python int " + " -> ".join(map(str, seen)) in message
+    assert "unchanged" not in message  # only what changed is named
+    assert "pass n as a tensor" in message and "reduce_retracing=True so x" in message
+
+
+def test_retracing_opens_containers_and_names_the_item():
+    @ag.function
+    def scaled(x, config):
+        return x * config["scale"]
+
+    calls = [(ag.constant(1.0), {"scale": float(i), "name": "fixed"})
+             for i in range(RETRACE_WARNING_THRESHOLD + 1)]
+    message = _calls_until_warning(scaled, calls)
+    history = " -> ".join(repr(float(i)) for i in range(RETRACE_WARNING_THRESHOLD + 1))
+    assert f"  config['scale']: Python float {history}" in message
+    assert "config['name']" not in message and "  x:" not in message
+
+
+def test_no_warning_while_a_trace_serves_the_calls():
+    f = ag.function(lambda x: x + 1, reduce_retracing=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for n in range(1, 3 * RETRACE_WARNING_THRESHOLD):
+            np.testing.assert_array_equal(f(ag.constant(np.zeros(n))).numpy(), np.ones(n))
+    assert f.experimental_get_tracing_count() == 2  # the first shape, then [None]
+
+
+def test_retracing_warning_is_a_user_warning():
+    assert issubclass(RetracingWarning, UserWarning)
+    f = ag.function(lambda n: n)
+    for n in range(RETRACE_WARNING_THRESHOLD):
+        f(n)
+    history = " -> ".join(map(str, range(RETRACE_WARNING_THRESHOLD + 1)))
+    with pytest.warns(RetracingWarning, match=f"n: Python int {history}"):
+        f(RETRACE_WARNING_THRESHOLD)
