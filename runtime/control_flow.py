@@ -100,11 +100,11 @@ def check_predicate(pred, what):
     """Raise unless `pred` can decide a branch: a scalar bool (symbolic) or a scalar."""
     if pred.shape.rank not in (0, None):
         raise ValueError(f"{what}: the condition must be a scalar, got a tensor of shape "
-                         f"{pred.shape} ({pred!r}); reduce it with ag.reduce_all / "
+                         f"{pred.shape} ({pred}); reduce it with ag.reduce_all / "
                          "ag.reduce_any")
     if is_symbolic(pred) and not pred.dtype.is_bool:
         raise TypeError(f"{what}: the condition must be a bool tensor, got dtype "
-                        f"{pred.dtype.name} ({pred!r}); compare it, e.g. `x > 0`")
+                        f"{pred.dtype.name} ({pred}); compare it, e.g. `x > 0`")
 
 
 def _eager_predicate(pred, what):

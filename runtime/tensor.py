@@ -72,13 +72,18 @@ class EagerTensor(Tensor):
             return np.array(self._value, dtype=dtype)  # a new array the caller owns
         return self.numpy()
 
-    def __repr__(self):
-        text = np.array2string(self._value) if self._value.ndim else str(self._value)
-        if "\n" in text:
-            text = "\n" + text
-        return f"Tensor({text}, shape={self.shape}, dtype={self._dtype.name})"
+    def _value_text(self, show):
+        # A multi-line value starts on its own line, so its rows stay aligned.
+        text = show(self._value) if self._value.ndim else str(self._value)
+        return "\n" + text if "\n" in text else text
 
-    __str__ = __repr__
+    def __str__(self):
+        return (f"Tensor({self._value_text(np.array2string)}, shape={self.shape}, "
+                f"dtype={self._dtype.name})")
+
+    def __repr__(self):  # TensorFlow's form: the value as numpy shows it
+        return (f"<Tensor: shape={self.shape}, dtype={self._dtype.name}, "
+                f"numpy={self._value_text(repr)}>")
 
     def _scalar(self, what):
         if self._value.size != 1:

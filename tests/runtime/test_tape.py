@@ -22,7 +22,7 @@ def test_seed_example():
     with GradientTape() as tape:
         loss = w * w + 2. * w + 5.
     grad = tape.gradient(loss, w)
-    assert repr(grad) == "Tensor([[4.]], shape=(1, 1), dtype=float32)"
+    assert str(grad) == "Tensor([[4.]], shape=(1, 1), dtype=float32)"
 
 
 def test_watched_tensor_and_non_scalar_target_is_summed():
