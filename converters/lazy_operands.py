@@ -25,7 +25,10 @@ boolean operator in a test position) only truth matters, so each operand goes th
 lambda: y, source)` here, becomes `if c: value = x / else: value = y`. A comparison
 chain (`a < (b := f()) < c`, or a single `in`, whose right operands logical_expressions
 would put in lambdas) evaluates each operand into a variable of its own, each
-comparison under an `if` on the ones before. Names the
+comparison under an `if` on the ones before. The generated function declares
+`nonlocal` the rebound names that may be read afterwards and every name a `:=` it now
+holds binds (in the test of a ternary too): `:=` binds in the user's function, read
+afterwards or not (`v := v` reads it first). Names the
 function declares `global` are declared `global` in the generated function; a name only
 ever bound by a moved `:=` is first bound to `ag__.Undefined` at the top of the
 function (a `nonlocal` needs a binding). Operators inside lambdas and comprehensions
@@ -97,6 +100,19 @@ def _walrus_only_names(function):
             other.add(node.id)
         todo.extend(traversal.children(node))
     return walrus - other
+
+
+def _walrus_targets(stmts):
+    """Names a `:=` in `stmts` binds in the function holding them: a `:=` in a
+    comprehension binds there too, one in a lambda binds the lambda's own name."""
+    targets, todo = set(), list(stmts)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, gast.NamedExpr):
+            targets.add(node.target.id)
+        if not isinstance(node, (gast.Lambda,) + _FUNCTIONS + (gast.ClassDef,)):
+            todo.extend(traversal.children(node))
+    return targets
 
 
 def _join_loop_tests(loop, rebound):
@@ -237,6 +253,10 @@ class LazyOperandTransformer(Transformer):
         namer = self.ctx.namer
         name = namer.new_symbol(base)
         value = namer.new_symbol('value', meaning=f'value of `{source}`')
+        body = body_of(value)
+        # A moved `:=` must still bind the user's name, read afterwards or not (`v := v`
+        # reads it first): the new function declares every name the moved code binds.
+        rebound = sorted(set(rebound) | _walrus_targets(body))
         function.unbound.update(n for n in rebound if n in function.walrus_only)
         new = templates.replace('''
             def name():
@@ -245,7 +265,7 @@ class LazyOperandTransformer(Transformer):
                 body
                 return value
         ''', name=name, names=[n for n in rebound if n not in function.globals],
-            gnames=[n for n in rebound if n in function.globals], body=body_of(value),
+            gnames=[n for n in rebound if n in function.globals], body=body,
             value=value)
         # Only called by the statement it precedes: what it reads and rebinds counts at
         # that call (activity), the names are not captured by a closure that may run later.

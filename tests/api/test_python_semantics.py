@@ -325,6 +325,45 @@ def walrus_that_may_not_run_then_read(a):
     return r, v1
 
 
+# A lowered operator moves its test and operands into a new function: a `:=` there
+# must still bind the user's name, whether it is read afterwards or not.
+def walrus_in_the_test_of_a_lowered_ternary(a):
+    v0 = 1
+    v2 = a
+
+    def h(p):
+        nonlocal v2
+        v2 = p
+        return p
+    r = h(1) if (v0 := a + 1) else a
+    return r, v0, v2
+
+
+def unread_walrus_reads_itself_in_lowered_operators(a):
+    v1 = a
+    v2 = 0
+
+    def h(p):
+        nonlocal v2
+        v2 = v2 + p
+        return p
+    r = h(a) and (v1 := v1 + 1)
+    s = h(2) if (v1 := v1 - 1) else a
+    return r, s, v2
+
+
+def walrus_in_a_comprehension_of_a_lowered_operand(a):
+    v2 = 0
+    c = 0
+
+    def h(p):
+        nonlocal v2
+        v2 = p
+        return p
+    r = h(a) or sum([c := c + p for p in [1, 2]])
+    return r, c, v2
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -355,6 +394,9 @@ CASES = [
     (unread_walrus_in_a_while_test_in_a_staged_loop, [(0, [1, 2]), (3, [1])]),
     (unread_walrus_in_a_lazy_operand, [(0, [0]), (2, [0]), (2, [1])]),
     (walrus_that_may_not_run_then_read, [(0,), (3,), (7,)]),
+    (walrus_in_the_test_of_a_lowered_ternary, [(-1,), (2,)]),
+    (unread_walrus_reads_itself_in_lowered_operators, [(0,), (1,), (3,)]),
+    (walrus_in_a_comprehension_of_a_lowered_operand, [(0,), (2,)]),
 ]
 
 
