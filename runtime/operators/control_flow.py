@@ -25,6 +25,8 @@ Contract:
   that value. A Python list that one branch resizes becomes a `TensorList`. Both are
   found while tracing, and the branches are traced again (their Python side effects
   run again).
+- A loop run as Python while a graph is built warns once it has unrolled
+  `unrolling.UNROLL_WARNING_THRESHOLD` iterations into the graph (`unrolling`).
 """
 
 import itertools
@@ -34,6 +36,7 @@ from autograph_py.runtime.control_flow import check_predicate, while_loop
 from autograph_py.runtime.control_flow import cond as staged_cond
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.operators import state as state_lib
+from autograph_py.runtime.operators import unrolling
 from autograph_py.runtime.operators.iterables import TensorRows, as_staged
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.operators.truth import as_condition, truth
@@ -188,6 +191,7 @@ def while_stmt(test, body, get_state, set_state, symbol_names, opts):
             return
         body()
         iterations += 1
+        unrolling.check(iterations)
 
 
 # --- for --------------------------------------------------------------------------------
@@ -207,9 +211,11 @@ def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, op
     limit = opts.get("maximum_iterations")
     items = iter(iter_) if limit is None else itertools.islice(iter_, limit)
     if extra_test is None:
-        for item in items:
+        for iterations, item in enumerate(items, 1):
             body(item)
+            unrolling.check(iterations)
         return
+    iterations = 0
     while True:
         # Tested before taking the next item, as Python's `break` never takes it.
         more = extra_test()
@@ -226,6 +232,8 @@ def _py_for_stmt(iter_, extra_test, body, get_state, set_state, symbol_names, op
         except StopIteration:
             return
         body(item)
+        iterations += 1
+        unrolling.check(iterations)
 
 
 def _stacked_rest(items):

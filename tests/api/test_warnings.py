@@ -1,11 +1,14 @@
 """Warnings that name the cause: the retracing warning of ag.function names each argument
-that changed and how, once, at the caller's line; what it says is derived from the
-arguments passed (the oracle), never from a hard-coded message."""
+that changed and how, once, at the caller's line; a Python loop unrolled while tracing
+warns once at the loop's line. What they say is derived from the arguments and the source
+(the oracle), never from a hard-coded message."""
 
+import inspect
 import warnings
 
 import numpy as np
 import pytest
+from autograph_py.runtime.operators.unrolling import UNROLL_WARNING_THRESHOLD, UnrolledLoopWarning
 
 import autograph_py as ag
 from autograph_py.function import RETRACE_WARNING_THRESHOLD
@@ -69,3 +72,57 @@ def test_retracing_warning_is_a_user_warning():
     history = " -> ".join(map(str, range(RETRACE_WARNING_THRESHOLD + 1)))
     with pytest.warns(RetracingWarning, match=f"n: Python int {history}"):
         f(RETRACE_WARNING_THRESHOLD)
+
+
+# --- loops unrolled while tracing ----------------------------------------------------------
+
+def _python_loops(x):
+    total = 0
+    for i in range(UNROLL_WARNING_THRESHOLD + 500):
+        total += i
+    n = 0
+    while n < UNROLL_WARNING_THRESHOLD + 5:
+        n += 1
+    return x + total + n
+
+
+def _line_of(fn, text):
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+def test_a_long_python_loop_while_tracing_warns_once_at_the_users_line():
+    staged = ag.function(_python_loops)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = staged(ag.constant(1.0))
+        staged(ag.constant([1.0, 2.0]))  # a second trace of the same loops: no new warning
+    assert result.numpy() == np.float32(_python_loops(1.0))
+    unrolled = [w for w in caught if issubclass(w.category, UnrolledLoopWarning)]
+    assert [(w.filename, w.lineno) for w in unrolled] == [
+        (__file__, _line_of(_python_loops, "for i in")),
+        (__file__, _line_of(_python_loops, "while n <"))]
+    message = str(unrolled[0].message)
+    assert f"{__file__}:{_line_of(_python_loops, 'for i in')}" in message
+    assert "ag.range(n)" in message and f"ran {UNROLL_WARNING_THRESHOLD} iterations" in message
+
+
+@pytest.mark.parametrize("mode", ["python", "eager"])
+def test_long_python_loops_outside_a_trace_do_not_warn(mode):
+    x = 1.0 if mode == "python" else ag.constant(1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = ag.to_graph(_python_loops)(x)
+    assert float(result) == _python_loops(1.0)
+
+
+def test_a_short_python_loop_while_tracing_does_not_warn():
+    def short(x):
+        total = 0
+        for i in range(UNROLL_WARNING_THRESHOLD - 1):
+            total += i
+        return x + total
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ag.function(short)(ag.constant(2.0)).numpy() == np.float32(short(2.0))
