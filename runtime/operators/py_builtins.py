@@ -18,6 +18,7 @@ stages instead:
   only the graph's run knows (then failing there, as TensorFlow's OutOfRangeError).
 - `next_`: the builtin; `next(it, default)` on an `ag.data` iterator whose end is only
   known when the graph runs gives `default` there (runtime/data/iterator.py).
+- `print_`: the builtin, warning when it runs while a graph is traced (trace_warnings.py).
 `BUILTIN_OVERLOADS` maps each builtin to its overload.
 """
 
@@ -32,6 +33,7 @@ from autograph_py.runtime.operators.iterables import (
     is_staged,
 )
 from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.operators.trace_warnings import print_
 from autograph_py.runtime.operators.truth import truth
 from autograph_py.runtime.ops import math_ops, reduction_ops
 from autograph_py.runtime.ops.array_ops import cast, gather, shape, size
@@ -166,5 +168,5 @@ BUILTIN_OVERLOADS = {
     builtins.zip: zip_, builtins.abs: abs_, builtins.int: int_, builtins.float: float_,
     builtins.min: min_, builtins.max: max_, builtins.isinstance: isinstance_,
     builtins.sum: sum_, builtins.bool: bool_, builtins.next: next_,
-    builtins.iter: iter_,
+    builtins.iter: iter_, builtins.print: print_,
 }

@@ -9,15 +9,10 @@ per loop location, at the user's file:line of the loop, with the fix (`ag.range`
 tensor bound, so the loop is staged as one `while_loop`). Eager loops never warn.
 """
 
-import threading
-import warnings
-
-from autograph_py.runtime import context, errors
+from autograph_py.runtime import context
+from autograph_py.runtime.operators import trace_warnings
 
 UNROLL_WARNING_THRESHOLD = 1000
-
-_warned = set()  # (filename, lineno) of loops already warned about
-_lock = threading.Lock()
 
 
 class UnrolledLoopWarning(UserWarning):
@@ -28,15 +23,8 @@ def check(iterations):
     """Warn if this is the threshold-th iteration of a Python loop unrolled into a graph."""
     if iterations != UNROLL_WARNING_THRESHOLD or context.current_graph() is None:
         return
-    location = errors.user_location()  # the converted `for`/`while`, mapped to its source
-    with _lock:
-        if location in _warned:
-            return
-        _warned.add(location)
-    filename, lineno = location if location is not None else ("<unknown>", 0)
-    warnings.warn_explicit(
+    trace_warnings.warn_once(UnrolledLoopWarning, lambda where: (
         f"a Python loop ran {UNROLL_WARNING_THRESHOLD} iterations while the graph was being "
-        f"traced, at {errors.format_location(location)}: each iteration is copied into "
-        "the graph (the graph and the trace time grow with the loop). Loop over a tensor "
-        "so it is staged as one while_loop: `for i in ag.range(n)`, or make the bound a "
-        "tensor (`ag.constant(n)`).", UnrolledLoopWarning, filename, lineno)
+        f"traced, at {where}: each iteration is copied into the graph (the graph and the "
+        "trace time grow with the loop). Loop over a tensor so it is staged as one "
+        "while_loop: `for i in ag.range(n)`, or make the bound a tensor (`ag.constant(n)`)."))

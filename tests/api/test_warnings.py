@@ -8,6 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
+from autograph_py.runtime.operators.trace_warnings import TraceTimeSideEffectWarning
 from autograph_py.runtime.operators.unrolling import UNROLL_WARNING_THRESHOLD, UnrolledLoopWarning
 
 import autograph_py as ag
@@ -126,3 +127,36 @@ def test_a_short_python_loop_while_tracing_does_not_warn():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert ag.function(short)(ag.constant(2.0)).numpy() == np.float32(short(2.0))
+
+
+# --- Python side effects while tracing -----------------------------------------------------
+
+def _prints_while_tracing(x):
+    print("tracing", x)
+    return x + 1
+
+
+def test_print_while_tracing_warns_once_per_line_and_prints_once_per_trace(capsys):
+    staged = ag.function(_prints_while_tracing)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for value in (1.0, 2.0, [1.0, 2.0]):  # two traces: a scalar, then a vector
+            x = ag.constant(value)
+            np.testing.assert_array_equal(staged(x).numpy(), np.add(value, 1, dtype=np.float32))
+    effects = [w for w in caught if issubclass(w.category, TraceTimeSideEffectWarning)]
+    line = _line_of(_prints_while_tracing, "print(")
+    assert [(w.filename, w.lineno) for w in effects] == [(__file__, line)]
+    assert f"print() at {__file__}:{line}" in str(effects[0].message)
+    assert "ag.print" in str(effects[0].message)
+    assert capsys.readouterr().out.count("tracing") == staged.experimental_get_tracing_count()
+
+
+@pytest.mark.parametrize("mode", ["python", "eager"])
+def test_print_outside_a_trace_does_not_warn(mode, capsys):
+    x = 1.0 if mode == "python" else ag.constant(1.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = ag.to_graph(_prints_while_tracing)(x)
+    printed = capsys.readouterr().out
+    assert float(result) == _prints_while_tracing(1.0)
+    assert printed == capsys.readouterr().out.replace("1.0", str(x))  # as plain Python
