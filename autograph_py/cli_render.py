@@ -7,7 +7,8 @@ Contract of `write_picture(dot_text, path) -> None`:
   `[graphviz]` extra: a self-contained port of `dot`), found on PATH. With neither,
   the DOT text is written next to `path` with the suffix `.dot`, and `GraphvizMissing`
   says, in one line, what was written and how to install Graphviz.
-- Files are written atomically (`cli_output.write_atomically`); a renderer that fails
+- Files are written as `autograph convert -o` writes (`cli_output.write_output`: regular
+  files atomically, devices and FIFOs through, symlinks to their target); a renderer that fails
   raises `RenderError` with the first line of its message, and nothing is written.
 """
 
@@ -15,7 +16,7 @@ import os
 import shutil
 import subprocess
 
-from autograph_py.cli_output import write_atomically
+from autograph_py.cli_output import write_output
 from autograph_py.cli_source import UsageError
 
 RENDERED = (".svg", ".png")
@@ -48,7 +49,7 @@ def renderer():
 def write_picture(dot_text, path):
     suffix = os.path.splitext(path)[1].lower()
     if suffix == ".dot":
-        write_atomically(path, dot_text)
+        write_output(path, dot_text)
         return
     if suffix not in RENDERED:
         raise UsageError(f"{path}: cannot write {suffix or 'a file without suffix'}; "
@@ -56,7 +57,7 @@ def write_picture(dot_text, path):
     command = renderer()
     if command is None:
         fallback = os.path.splitext(path)[0] + ".dot"
-        write_atomically(fallback, dot_text)
+        write_output(fallback, dot_text)
         raise GraphvizMissing(
             f"{path}: Graphviz's dot was not found, so the graph was written to {fallback}; "
             "to render it, install Graphviz (apt install graphviz, brew install graphviz) or "
@@ -71,4 +72,4 @@ def _render(command, dot_text, fmt, path):
         message = result.stderr.decode("utf-8", "replace").strip().splitlines()
         raise RenderError(f"{path}: {os.path.basename(command)} failed: "
                           f"{message[0] if message else f'status {result.returncode}'}")
-    write_atomically(path, result.stdout)
+    write_output(path, result.stdout)

@@ -4,10 +4,12 @@ Oracles: the same function traced in this process (its ops are the picture's nod
 Graphviz reading the written files, the markers of programs.py for error lines.
 """
 
+import concurrent.futures
 import inspect
 import os
 import pathlib
 import shutil
+import stat
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -69,6 +71,24 @@ def test_dot_file_with_placeholders_at_the_def_line(tmp_path):
     assert set(picture.nodes) == paths_of(fn, VECTOR)
     def_line = inspect.getsourcelines(fn)[1]
     assert picture.nodes["items"]["label"].endswith(f"\\nseed.py:{def_line}")
+
+
+def test_output_onto_a_device_or_fifo_is_written_through_not_replaced(tmp_path):
+    # As `autograph convert -o`: only regular files are replaced (atomically).
+    null = tmp_path / "null.dot"
+    os.mknod(null, 0o666 | stat.S_IFCHR, os.makedev(1, 3))  # a /dev/null of our own
+    result = autograph(SEED, "-f", "sum_even", "-s", "int32[None]", "-o", null)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISCHR(null.stat().st_mode)
+    fifo = tmp_path / "graph.dot"
+    os.mkfifo(fifo)
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        read = pool.submit(fifo.read_text)
+        result = autograph(SEED, "-f", "sum_even", "-s", "int32[None]", "-o", fifo)
+        text = read.result(timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert set(parse(text).nodes) == paths_of(seed_sum_even(), VECTOR)
 
 
 def test_png(tmp_path):
