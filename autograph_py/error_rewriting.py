@@ -2,7 +2,8 @@
 
 Contract: `annotate(exc)` walks the traceback of `exc`; for every frame that runs
 generated code it adds, once, a PEP 678 note with the user's file, line, function and
-source text, innermost last, like a traceback of the original function. The exception
+source text, innermost last (a converter-made body such as `if_body` is named after the
+user's function it came from), like a traceback of the original function. The exception
 itself (type, message, traceback) is left intact, so `except` clauses still work.
 """
 
@@ -19,9 +20,23 @@ def user_frames(tb):
         code = tb.tb_frame.f_code
         mapped = source_map.lookup(code.co_filename, tb.tb_lineno)
         if mapped is not None:
-            frames.append((mapped[0], mapped[1], code.co_name))
+            name = code.co_name
+            if frames and not _written_by_user(code):
+                name = frames[-1][2]  # a converter-made body (`if_body`): its user function
+            frames.append((mapped[0], mapped[1], name))
         tb = tb.tb_next
     return frames
+
+
+def _written_by_user(code):
+    """Whether `code` is a function the user wrote: its `def` maps to a user's `def` line
+    (a converter-made body maps to the statement it was made from; lambdas keep theirs)."""
+    if code.co_name.startswith("<"):
+        return True
+    mapped = source_map.lookup(code.co_filename, code.co_firstlineno)
+    if mapped is None:
+        return True
+    return linecache.getline(*mapped).lstrip().startswith(("def ", "async def "))
 
 
 def _dedupe(frames):

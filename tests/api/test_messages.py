@@ -1,0 +1,62 @@
+"""Error notes point at the user's code only: the function names in the note are the
+user's (`in f`), never a converter-made body (`if_body`, `loop_body`), in every mode."""
+
+import inspect
+
+import pytest
+
+import autograph_py as ag
+
+_CONVERTER_NAMES = ("if_body", "else_body", "loop_body", "loop_test", "retval_", "break_")
+
+
+def _adds_text_in_branches(x, n):
+    i = 0
+    while i < n:
+        if x > 0:
+            x = x + "text"
+        i += 1
+    return x
+
+
+def _note(run):
+    with pytest.raises(TypeError) as info:
+        run()
+    return "\n".join(getattr(info.value, "__notes__", []))
+
+
+def _line_of(fn, text):
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph", "function"])
+def test_notes_name_the_users_function_not_converter_bodies(mode):
+    converted = ag.to_graph(_adds_text_in_branches)
+    if mode == "eager":
+        note = _note(lambda: converted(ag.constant(1.0), ag.constant(2)))
+    elif mode == "function":
+        note = _note(lambda: ag.function(_adds_text_in_branches)(ag.constant(1.0),
+                                                                 ag.constant(2)))
+    else:
+        with ag.Graph().as_default():
+            x, n = ag.placeholder(ag.float32, ()), ag.placeholder(ag.int32, ())
+            note = _note(lambda: converted(x, n))
+    with pytest.raises(TypeError):  # the oracle: plain Python fails on that line too
+        _adds_text_in_branches(1.0, 2)
+    line = _line_of(_adds_text_in_branches, '"text"')
+    assert f'File "{__file__}", line {line}, in _adds_text_in_branches' in note
+    assert not any(name in note for name in _CONVERTER_NAMES), note
+
+
+def test_a_users_nested_function_keeps_its_name():
+    def outer(x):
+        def inner(y):
+            if y > 0:
+                y = y + "text"
+            return y
+        return inner(x)
+
+    note = _note(lambda: ag.function(outer)(ag.constant(1.0)))
+    assert f"line {_line_of(outer, chr(34) + 'text')}, in inner" in note
+    assert "in outer" in note and not any(name in note for name in _CONVERTER_NAMES), note
