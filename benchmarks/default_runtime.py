@@ -68,12 +68,17 @@ def branch_loop(n):
     return s
 
 
-def rnn(h, xs, w, u, n):
-    i = 0
-    while i < n:
-        h = ag.tanh(ag.matmul(h, w) + ag.matmul(xs[i], u))
-        i += 1
-    return h
+def make_rnn(ns):
+    """The RNN written against `ns`: our `ag` or TensorFlow's `tf` module."""
+
+    def rnn(h, xs, w, u, n):
+        i = 0
+        while i < n:
+            h = ns.tanh(ns.matmul(h, w) + ns.matmul(xs[i], u))
+            i += 1
+        return h
+
+    return rnn
 
 
 def one_blas_thread():
@@ -190,7 +195,7 @@ def _model_cases():
                 value = tf_loss(tf_x)
             return value, tape.gradient(value, tf_vars)
 
-        tf_rnn_fn = tf.function(rnn_tf(tf))
+        tf_rnn_fn = tf.function(make_rnn(tf))
         tf_args = [tf.constant(a) for a in (h0, xs, w, u, np.int32(STEPS))]
 
         def tf_rnn():
@@ -198,18 +203,7 @@ def _model_cases():
 
     return [(f"MLP {BATCH}x{WIDTH}, {WIDTH} hidden, forward + backward", mlp_step, tf_mlp),
             (f"RNN, {STEPS} steps as a staged loop (hidden {HIDDEN})",
-             _staged(rnn, h0, xs, w, u, np.int32(STEPS)), tf_rnn)]
-
-
-def rnn_tf(tf):
-    def step(h, xs, w, u, n):
-        i = 0
-        while i < n:
-            h = tf.tanh(tf.matmul(h, w) + tf.matmul(xs[i], u))
-            i += 1
-        return h
-
-    return step
+             _staged(make_rnn(ag), h0, xs, w, u, np.int32(STEPS)), tf_rnn)]
 
 
 def _model_rows(repeats):

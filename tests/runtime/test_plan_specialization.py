@@ -18,6 +18,7 @@ import pytest
 from autograph_py.runtime import nest, registry
 
 import autograph_py as ag
+from tests.converters.corpus import sum_even
 
 INT_CASES = [  # (dtype, x, y): values at the edges of the dtype's range
     (np.int32, 2**31 - 1, 1), (np.int32, -2**31, -1), (np.int32, 65536, 65536),
@@ -186,15 +187,6 @@ def collatz_steps(n):
             n = 3 * n + 1
         steps += 1
     return steps
-
-
-def sum_even(items):
-    s = 0
-    for c in items:
-        if c % 2 > 0:
-            continue
-        s += c
-    return s
 
 
 def countdown_with_limit(n):
