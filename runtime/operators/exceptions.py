@@ -1,9 +1,11 @@
 """The `assert` statement of converted code.
 
-Contract: `assert_stmt(test, msg_thunk)` is Python's `assert test, msg` for Python values
-and eager tensors (the message computed only on failure; `msg_thunk` is None when the
-statement has no message). A symbolic `test` adds an `Assert` op that fails at run time
-with the message (computed while tracing) and returns it, so it can be run or fetched.
+Contract: `assert_stmt(test, msg_thunk, source=None)` is Python's `assert test, msg` for
+Python values and eager tensors (the message computed only on failure; `msg_thunk` is
+None when the statement has no message). A symbolic `test` adds an `Assert` op that fails
+at run time with the message (computed while tracing) followed by the test's `source`
+(`assertion failed: x must be positive (x > 0)`; the source alone without a message) and
+returns it, so it can be run or fetched.
 A tensor `test`, eager or symbolic, must be a scalar (TensorFlow's rule): anything else
 is a ValueError while tracing or running, the same in every mode.
 """
@@ -14,13 +16,15 @@ from autograph_py.runtime.ops.check_ops import Assert
 from autograph_py.runtime.tensor import Tensor, is_symbolic
 
 
-def assert_stmt(test, msg_thunk):
+def assert_stmt(test, msg_thunk, source=None):
     test = as_condition(test)
     if isinstance(test, Tensor) and test.shape.rank != 0:
         check_predicate(test, "assert")
     if is_symbolic(test):
-        message = msg_thunk() if msg_thunk is not None else "Assertion failed"
-        return Assert(truth(test), [message])
+        message = msg_thunk() if msg_thunk is not None else None
+        if source:
+            message = source if message is None else f"{message} ({source})"
+        return Assert(truth(test), [message if message is not None else "condition is false"])
     if not test:
         raise AssertionError(msg_thunk()) if msg_thunk is not None else AssertionError()
     return None

@@ -60,3 +60,26 @@ def test_a_users_nested_function_keeps_its_name():
     note = _note(lambda: ag.function(outer)(ag.constant(1.0)))
     assert f"line {_line_of(outer, chr(34) + 'text')}, in inner" in note
     assert "in outer" in note and not any(name in note for name in _CONVERTER_NAMES), note
+
+
+def _positive(x):
+    assert x > 0, "x must be positive"
+    return x
+
+
+def _positive_without_message(x):
+    assert x > 0
+    return x
+
+
+@pytest.mark.parametrize("fn, condition", [(_positive, "x > 0"),
+                                           (_positive_without_message, "x > 0")])
+def test_a_staged_assert_quotes_its_message_and_condition(fn, condition):
+    with pytest.raises(AssertionError) as python:  # on a Python value: Python's own message
+        ag.to_graph(fn)(-1.0)
+    with pytest.raises(ag.errors.InvalidArgumentError) as staged:
+        ag.function(fn)(ag.constant(-1.0))
+    message = str(python.value)
+    expected = f"{message} ({condition})" if message else condition
+    assert str(staged.value).splitlines()[0] == f"assertion failed: {expected}"
+    assert ag.function(fn)(ag.constant(2.0)).numpy() == fn(2.0)

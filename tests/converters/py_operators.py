@@ -105,7 +105,7 @@ def compare_chain(left, *ops_and_thunks):
     return result
 
 
-def assert_stmt(test, msg_thunk):
+def assert_stmt(test, msg_thunk, source=None):
     if not test:
         raise AssertionError(msg_thunk()) if msg_thunk is not None else AssertionError()
 

@@ -98,7 +98,7 @@ def test_expression_level_calls():
             super().m()
             return (a if b else c, a and b, not c, a < b <= c)
     ''')
-    assert "ag__.assert_stmt(a, lambda: 'message')" in text
+    assert "ag__.assert_stmt(a, lambda: 'message', 'a')" in text
     assert 'l = ag__.list_append(l, ag__.converted_call(g, a, *args, k=b, **kw))' in text
     assert 'l, x = ag__.list_pop(l)' in text
     assert 'super().m()' in text.replace('ag__.converted_call(super().m)', 'super().m()')
