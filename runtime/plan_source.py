@@ -7,14 +7,20 @@ Each step is one statement on local variables named after the ops:
   attributes as keyword literals (or named constants), `ctx` first for kernels that need
   it; `Const` values are globals (rank-0 numbers as numpy scalars);
 - or an expression that gives the kernel's result (runtime/plan_expressions.py: operators
-  on rank-0 numbers, direct indexing, Identity as its input);
+  on rank-0 numbers, direct indexing, Identity as its input); a pure one read only by
+  the next statement is folded into it;
+- or a bare ufunc call, writing into a dying input the plan allocated (`out=`) when it
+  has the output's static shape and dtype; a chain of them on a large array becomes one
+  blocked loop (runtime/plan_fusion.py);
 - `If` and `While` are inlined: a Python `if`/`else` and `while` running their subgraphs'
   steps in this same function, the subgraphs' inputs aliasing the outer values (no plan
   call, no list per iteration). The `While` kernel itself (and so its gradient, which runs
   it in a context that records the body's inputs) still runs the subgraphs' own plans.
-A `del` follows the last reader of each intermediate. One `try/except` maps the failing
-line back to its op for the error (`OpError` naming the op and the user's line); a plan
-with operator expressions runs under one `errstate(all="ignore")`, restored on exit.
+A `del` follows the last reader of each intermediate array. One `try/except` maps the
+failing line back to its op for the error (`OpError` naming the op and the user's line).
+A plan with operators or bare float ufuncs runs under one `errstate(all="ignore")`, and
+one whose matrix products are all small on one BLAS thread (runtime/blas_threads.py),
+both restored on exit.
 """
 
 import keyword
@@ -26,7 +32,7 @@ import numpy as np
 from autograph_py.runtime import blas_threads
 from autograph_py.runtime.errors import InvalidArgumentError, OpError, format_location, op_error
 from autograph_py.runtime.errstate import IGNORE_ALL, reset_errstate, set_errstate
-from autograph_py.runtime.graph_walk import ops_reaching
+from autograph_py.runtime.plan_control import IFS, WHILES, ControlFlowWriter
 from autograph_py.runtime.plan_expressions import (
     GLOBALS,
     OPERATORS,
@@ -34,13 +40,10 @@ from autograph_py.runtime.plan_expressions import (
     is_number_scalar,
 )
 from autograph_py.runtime.plan_fusion import chain, fused_calls, fusible_run, ufunc_of
-from autograph_py.runtime.plan_schedule import forwarded_input, schedule
 
 # Generated code gets a file name inside the library, so `errors.user_location()` never
 # takes a plan's frame for the user's code.
 _FILENAME = os.path.join(os.path.dirname(os.path.abspath(__file__)), "<compiled plan>")
-_IFS = frozenset({"If", "StatefulIf"})
-_WHILES = frozenset({"While", "StatefulWhile"})
 _BODY = 2  # the indentation level of the function's body (inside its `try`)
 
 
@@ -107,7 +110,7 @@ def compile_plan(plan, namer):
     return source, function
 
 
-class _Writer:
+class _Writer(ControlFlowWriter):
     """Lines of the function's body (numbered from 0), the globals they use, and which
     op each line runs."""
 
@@ -149,9 +152,9 @@ class _Writer:
             step = steps[i]
             self.ops.append(step.op)
             reader = steps[i + 1] if i + 1 < len(steps) else None
-            foldable = reader is not None and reader.op.type not in _WHILES and all(
+            foldable = reader is not None and reader.op.type not in WHILES and all(
                 reads[name] == 1 and name in reader.inputs and name not in outputs and
-                (reader.op.type not in _IFS or reader.inputs.index(name) == 0)
+                (reader.op.type not in IFS or reader.inputs.index(name) == 0)
                 for name in step.outputs)
             self.step(step, indent, foldable)
             i += 1
@@ -204,9 +207,9 @@ class _Writer:
         self.scalars.update(name for name, t in zip(step.outputs, op.outputs)
                             if t.shape.dims == ())
         dead = set(step.frees) - self.scalars
-        if op.type in _IFS:
+        if op.type in IFS:
             self.inline_if(step, indent)
-        elif op.type in _WHILES:
+        elif op.type in WHILES:
             self.materialize(step.inputs, indent)
             self.inline_while(step, indent)
         else:
@@ -275,76 +278,6 @@ class _Writer:
                     args.append(f"out={name}")
                     break
         return f"{ufunc}({', '.join(args)})"
-
-    def subgraph(self, graph, input_names, indent, output_names=()):
-        """Write the steps of `graph` with its inputs bound to `input_names` (kept alive:
-        they are the enclosing function's values); return its outputs' names. A value
-        the subgraph makes for one output only is named `output_names[i]` directly."""
-        names = {id(t): name for t, name in zip(graph.inputs, input_names)}
-        fed = {id(t): t for t in graph.inputs}
-        ops = ops_reaching(graph.outputs, graph.stateful_ops, fed, control_inputs=True)
-        made = {id(t) for op in ops if op.type != "Const" for t in op.outputs}  # (globals)
-        counts = Counter(map(id, graph.outputs))
-        rename = {id(t): name for t, name in zip(graph.outputs, output_names)
-                  if id(t) in made and counts[id(t)] == 1}
-        steps, outputs = schedule(ops, names, self.namer, graph.outputs, keep=input_names,
-                                  rename=rename)
-        self.steps(steps, indent, outputs)
-        return outputs
-
-    def assign(self, indent, targets, values, op):
-        pairs = [(t, v) for t, v in zip(targets, values) if t != v]
-        if pairs:
-            targets, values = zip(*pairs)
-            self.line(indent, f"{', '.join(targets)} = {', '.join(values)}", op)
-
-    def inline_if(self, step, indent):
-        op, attrs = step.op, step.op.attrs
-        pred, captured = step.inputs[0], step.inputs[1:]
-        if pred in self.pending:
-            pred = self.pending.pop(pred)[0]
-        self.line(indent, f"if {pred}:", op)
-        for key in ("then", "else"):
-            if key == "else":
-                self.line(indent, "else:", op)
-            start = len(self.lines)
-            inputs = [captured[i] for i in attrs[f"{key}_indices"]]
-            outputs = self.subgraph(attrs[f"{key}_graph"], inputs, indent + 1, step.outputs)
-            self.assign(indent + 1, step.outputs, outputs, op)
-            if len(self.lines) == start:
-                self.line(indent + 1, "pass")
-
-    def inline_while(self, step, indent):
-        """The loop variables are the While's own output names: assigned the initial
-        values, then each iteration's body outputs."""
-        op, attrs = step.op, step.op.attrs
-        num_vars = attrs["num_vars"]
-        loop_vars, captured = step.outputs, step.inputs[num_vars:]
-        self.assign(indent, loop_vars, step.inputs[:num_vars], op)
-        cond, body = attrs["cond_graph"], attrs["body_graph"]
-        limit = attrs["maximum_iterations"]
-        test = forwarded_input(cond) if limit is None else None
-        if test is not None and test < num_vars:  # a rotated loop: the test is a variable
-            self.line(indent, f"while {loop_vars[test]}:", op)
-        else:
-            if limit is None:
-                self.line(indent, "while True:", op)
-            else:
-                counter = self.namer.fresh(f"{loop_vars[0]}_iterations")
-                self.line(indent, f"{counter} = 0", op)
-                self.line(indent, f"while {counter} < {int(limit)}:", op)
-            inputs = list(loop_vars) + [captured[i] for i in attrs["cond_indices"]]
-            (test_name,) = self.subgraph(cond, inputs, indent + 1)
-            self.line(indent + 1, f"if not {test_name}:", op)
-            self.line(indent + 2, "break")
-        inputs = list(loop_vars) + [captured[i] for i in attrs["body_indices"]]
-        start = len(self.lines)
-        outputs = self.subgraph(body, inputs, indent + 1)
-        self.assign(indent + 1, loop_vars, outputs, op)
-        if limit is not None:
-            self.line(indent + 1, f"{counter} += 1")
-        elif len(self.lines) == start:
-            self.line(indent + 1, "pass")
 
     def arguments(self, step):
         """The call's arguments: ctx, the inputs, the attributes as keyword arguments."""
