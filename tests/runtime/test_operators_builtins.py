@@ -67,7 +67,7 @@ def test_overloads_map_every_builtin():
                                            builtins.zip, builtins.abs, builtins.int,
                                            builtins.float, builtins.min, builtins.max,
                                            builtins.isinstance, builtins.sum, builtins.bool,
-                                           builtins.next, builtins.iter}
+                                           builtins.next, builtins.iter, builtins.print}
 
 
 def test_python_values_get_the_builtin_itself():
