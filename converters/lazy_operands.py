@@ -142,6 +142,7 @@ class LazyOperandTransformer(Transformer):
         super().__init__(ctx)
         self.functions = []
         self.observed = None  # names read after the statement being rewritten, if known
+        self.maybe_defined = None  # names bound on some path to that statement, if known
 
     def visit_FunctionDef(self, node):
         outer = self.functions[-1].calls if self.functions else {}
@@ -150,11 +151,7 @@ class LazyOperandTransformer(Transformer):
         node.body = self._block(node.body)
         self.functions.pop()
         if function.unbound:
-            init = []
-            for name in sorted(function.unbound):
-                init += templates.replace('name = ag__.Undefined(label)', name=name,
-                                          label=gast.Constant(value=name, kind=None))
-            node.body = self.locate(init, node) + node.body
+            node.body = self.locate(_undefined(sorted(function.unbound)), node) + node.body
         return node
 
     visit_AsyncFunctionDef = visit_FunctionDef
@@ -163,7 +160,8 @@ class LazyOperandTransformer(Transformer):
         return node  # no statement can go inside it
 
     def _block(self, stmts):
-        outer_observed, out = self.observed, []  # a block may be a generated function's
+        # A block may be a generated function's.
+        outer, out = (self.observed, self.maybe_defined), []
         for stmt in stmts:
             if isinstance(stmt, _FUNCTIONS):
                 out.append(self.visit(stmt))
@@ -173,6 +171,7 @@ class LazyOperandTransformer(Transformer):
                 continue
             defs = []
             self.observed = self._observed(stmt)
+            self.maybe_defined = anno.getanno(stmt, anno.Static.MAYBE_DEFINED_VARS_IN)
             if isinstance(stmt, gast.While):
                 _join_loop_tests(stmt, self._rebound([stmt.test]))
             for field, value in gast.iter_fields(stmt):
@@ -187,7 +186,7 @@ class LazyOperandTransformer(Transformer):
                     setattr(stmt, field, self._block(getattr(stmt, field)))
             for part in getattr(stmt, 'handlers', []) + getattr(stmt, 'cases', []):
                 part.body = self._block(part.body)
-        self.observed = outer_observed
+        self.observed, self.maybe_defined = outer
         return out
 
     def _expression(self, node, test, defs):
@@ -258,6 +257,11 @@ class LazyOperandTransformer(Transformer):
         # reads it first): the new function declares every name the moved code binds.
         rebound = sorted(set(rebound) | _walrus_targets(body))
         function.unbound.update(n for n in rebound if n in function.walrus_only)
+        # A name no path before the statement binds (a helper's `nonlocal` write binds it
+        # first) needs a binding for the control flow state the new function reads.
+        unbound = [n for n in rebound if self.maybe_defined is not None and
+                   n not in self.maybe_defined | function.globals | function.walrus_only]
+        defs.extend(_undefined(unbound))
         new = templates.replace('''
             def name():
                 nonlocal names
@@ -327,6 +331,14 @@ class LazyOperandTransformer(Transformer):
                 orelse=self._operand(value, test, orelse))
 
         return self._function('if_exp_value', source, rebound, body_of, defs)
+
+
+def _undefined(names):
+    stmts = []
+    for name in names:
+        stmts += templates.replace('name = ag__.Undefined(label)', name=name,
+                                   label=gast.Constant(value=name, kind=None))
+    return stmts
 
 
 def _load(name_or_node):

@@ -43,6 +43,9 @@ class Scope:
         self.globals = set()
         self.captured = set()  # names (str) free in a nested function or lambda
         self.via_calls = set()  # QNs modified by calling local functions
+        # Plain names (str) the block's own code binds: not a nested function's
+        # `nonlocal` write (it binds when that function runs, if ever) nor a call's.
+        self.own = set()
 
     @property
     def bound(self):
@@ -51,16 +54,17 @@ class Scope:
 
     @property
     def locals(self):
-        """Names local to a function scope: bound there and not declared elsewhere (nor
-        only rebound by calling a function of the enclosing scope)."""
-        return ({str(qn) for qn in self.bound - self.via_calls} - self.nonlocals -
-                self.globals)
+        """Names local to a function scope: bound by its own code and not declared
+        elsewhere (a name a call of a function of the enclosing scope rebinds, or a
+        nested function's `nonlocal` write, is local only if the scope binds it too)."""
+        return self.own - self.nonlocals - self.globals
 
     def merge(self, other):
         self.read |= other.read
         self.modified |= other.modified
         self.captured |= other.captured
         self.via_calls |= other.via_calls
+        self.own |= other.own
         return self
 
     def __repr__(self):
@@ -104,6 +108,8 @@ class _Collector(traversal.NodeVisitor):
             self.scope.read.add(qn)
         else:
             self.scope.modified.add(qn)
+            if not qn.is_composite:
+                self.scope.own.add(str(qn))
 
     def visit_Name(self, node):
         self._symbol(node)
@@ -130,7 +136,9 @@ class _Collector(traversal.NodeVisitor):
         self.scope.nonlocals.update(node.names)
 
     def visit_alias(self, node):
-        self.scope.modified.add(QN((node.asname or node.name).split('.')[0]))
+        name = (node.asname or node.name).split('.')[0]
+        self.scope.modified.add(QN(name))
+        self.scope.own.add(name)
 
     def _visit_all(self, nodes):
         for n in nodes:
@@ -154,6 +162,7 @@ class _Collector(traversal.NodeVisitor):
 
     def visit_FunctionDef(self, node):
         self.scope.modified.add(QN(node.name))
+        self.scope.own.add(node.name)
         self._visit_all(node.decorator_list)
         self._visit_signature(node.args)
         if anno.hasanno(node, anno.Basic.THUNK):
@@ -169,6 +178,7 @@ class _Collector(traversal.NodeVisitor):
 
     def visit_ClassDef(self, node):
         self.scope.modified.add(QN(node.name))
+        self.scope.own.add(node.name)
         self._visit_all(node.decorator_list)
         self._visit_all(node.bases)
         self._visit_all(node.keywords)
@@ -183,6 +193,7 @@ class _Collector(traversal.NodeVisitor):
         self.scope.read |= {qn for qn in inner.scope.read if qn.root not in targets}
         self.scope.modified |= {qn for qn in inner.scope.modified
                                 if qn.root not in targets}
+        self.scope.own |= {n for n in inner.scope.own if QN(n) not in targets}
         self.scope.captured |= inner.scope.captured
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
@@ -205,6 +216,7 @@ def function_scope(node, calls=None):
     for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
         if arg is not None:
             collector.scope.modified.add(QN(arg.id))
+            collector.scope.own.add(arg.id)
     body = node.body if isinstance(node, _FUNCTIONS) else [node.body]
     for stmt in body:
         collector.visit(stmt)

@@ -5,13 +5,16 @@ on every path that reaches it) and `Static.MAYBE_DEFINED_VARS_IN` (bound on at l
 path), as frozensets of plain names (str). For a loop, "reaches it" means entering it
 from outside: what its own body binds on an earlier iteration does not count, since
 that is what a converted loop must carry itself. Parameters are bound at entry. Names
-that are not local to the function (globals, closures) are not tracked.
+that are not local to the function (globals, closures) are not tracked. A name a call of
+a local function rebinds (its `nonlocal` write) is maybe bound after the call, never
+surely; defining that function binds nothing but its name.
 """
 import gast
 from autograph_py.converters import anno
 from autograph_py.converters.analysis import activity
 
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)
+_DEFINITIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
 
 
 def _solve(graph, defs, entry_defs, meet):
@@ -49,12 +52,15 @@ def _entry_preds(graph, node):
 
 def resolve(graphs):
     for graph in graphs:
-        defs = {node: frozenset(str(qn) for qn in
-                                activity.head_scope(node.ast_node).bound)
-                for node in graph.nodes[1:-1]}
+        scopes = {node: activity.head_scope(node.ast_node) for node in graph.nodes[1:-1]}
+        # Only the statement's own binding surely binds; a call of a local function may
+        # (its `nonlocal` write), defining one does not (it binds when that one runs).
+        own = {node: frozenset(scope.own) for node, scope in scopes.items()}
+        bound = {node: own[node] if isinstance(node.ast_node, _DEFINITIONS) else
+                 frozenset(str(qn) for qn in scope.bound) for node, scope in scopes.items()}
         params = _parameters(graph.function)
-        definite = _solve(graph, defs, params, frozenset.intersection)
-        maybe = _solve(graph, defs, params, frozenset.union)
+        definite = _solve(graph, own, params, frozenset.intersection)
+        maybe = _solve(graph, bound, params, frozenset.union)
         for node in graph.nodes[1:-1]:
             preds = _entry_preds(graph, node)
             anno.setanno(node.ast_node, anno.Static.DEFINED_VARS_IN,
