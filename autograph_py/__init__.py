@@ -6,7 +6,8 @@ graphs, sessions, variables and gradient tape (re-exported from
 `to_graph`, `function`, `convert`, `do_not_convert`.
 """
 
-from autograph_py import config, converters, error_rewriting, source_map, summary
+# `operators` is what converted code calls as `ag__`: importing it binds it for conversion.
+from autograph_py import config, converters, error_rewriting, operators, source_map, summary  # noqa: F401
 from autograph_py.concrete_function import ConcreteFunction
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
 from autograph_py.converters.errors import ConversionError

@@ -32,7 +32,10 @@ from autograph_py.conversion_cache import ConversionCache
 from autograph_py.converters import parser, pipeline
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
-from autograph_py.runtime import context
+from autograph_py.runtime import context, nest
+from autograph_py.runtime.operators import py_builtins
+from autograph_py.runtime.ops.core import identity
+from autograph_py.runtime.tensor import SymbolicTensor
 
 _cache = ConversionCache()
 
@@ -67,14 +70,23 @@ def convert(recursive=True):
     return decorate
 
 
+# The module converted code calls as `ag__` (autograph_py.operators). It imports this
+# module for `converted_call`, so it registers itself here when imported rather than
+# being imported from here: every dependency points one way.
+_operators = None
+
+
+def bind_operators(module):
+    global _operators
+    _operators = module
+
+
 def is_converted(fn):
     """True for converted functions: ours, or those of a module `autograph convert` wrote
     (their globals hold `ag__`, bound to the operators module)."""
     if getattr(fn, "__ag_converted__", False):
         return True
-    from autograph_py import operators
-
-    return getattr(fn, "__globals__", {}).get("ag__") is operators
+    return getattr(fn, "__globals__", {}).get("ag__") is _operators
 
 
 def is_user_function(fn):
@@ -134,10 +146,8 @@ def _converted_function(fn, recursive=True):
 
 
 def _instantiate(fn, recursive):
-    from autograph_py import operators
-
     factory, _ = _factory(fn, recursive)
-    converted = loader.instantiate(factory, fn, operators)
+    converted = loader.instantiate(factory, fn, _operators)
     converted.__ag_converted__ = True
     return converted
 
@@ -203,10 +213,6 @@ def _after_side_effects(result, graph, stateful_ops):
     """`result` with every symbolic output depending on `stateful_ops`, so fetching a
     result of converted code also runs its prints, asserts and assignments, in order
     (as TensorFlow's automatic control dependencies do)."""
-    from autograph_py.runtime import nest
-    from autograph_py.runtime.ops.core import identity
-    from autograph_py.runtime.tensor import SymbolicTensor
-
     def guarded(value):
         if not isinstance(value, SymbolicTensor) or value.graph is not graph:
             return value
@@ -219,16 +225,10 @@ def _after_side_effects(result, graph, stateful_ops):
     return nest.map_structure(guarded, result)
 
 
-def _builtin_overloads():
-    from autograph_py.runtime.operators import py_builtins
-
-    return py_builtins.BUILTIN_OVERLOADS
-
-
 def converted_call(f, /, *args, **kwargs):
     """Call `f` the way converted code needs (see the module docstring)."""
     if isinstance(f, (types.BuiltinFunctionType, type)):
-        overload = _builtin_overloads().get(f)
+        overload = py_builtins.BUILTIN_OVERLOADS.get(f)
         if overload is not None:
             return overload(*args, **kwargs)
         return f(*args, **kwargs)

@@ -179,7 +179,7 @@ def cond(pred, true_fn, false_fn, name=None, names=None):
         if a is b and not isinstance(a, Tensor):
             continue  # the same Python object from both branches: keep it as is
         if a is None or b is None:
-            which = "true" if b is None else "false"
+            which = "true" if a is None else "false"
             raise ValueError(f"cond: {_describe(names, i)} is None in the {which} branch but "
                              "a value in the other; give it a value in both branches")
         hint_a = b.dtype if isinstance(b, Tensor) else None

@@ -110,6 +110,9 @@ def compile_plan(plan, namer):
     return source, function
 
 
+
+MAX_FOLD_DEPTH = 32  # folded expressions nested in one statement, at most
+
 class _Writer(ControlFlowWriter):
     """Lines of the function's body (numbered from 0), the globals they use, and which
     op each line runs."""
@@ -128,6 +131,7 @@ class _Writer(ControlFlowWriter):
         self.scalars = set()
         self.fresh = set()  # arrays this plan allocated (ufunc results): reusable buffers
         self.pending = {}  # name -> (source, op): pure expressions folded into their reader
+        self.depth = {}  # name -> how many folded expressions its pending source nests
 
     def line(self, indent, text, op=None):
         if op is not None:
@@ -253,8 +257,12 @@ class _Writer(ControlFlowWriter):
             self.pending.pop(name, None)
         if op.type in OPERATORS:
             self.operands.update(step.inputs)
-        if folded.pure and foldable:
+        depth = 1 + max((self.depth.pop(name, 0) for name in step.inputs), default=0)
+        # Python's parser takes at most 200 nested parentheses: a long chain of folded
+        # expressions (250 adds in a row) is bound to a name every MAX_FOLD_DEPTH steps.
+        if folded.pure and foldable and depth < MAX_FOLD_DEPTH:
             self.pending[step.outputs[0]] = (f"({folded.source})", op)
+            self.depth[step.outputs[0]] = depth
             return None
         return folded.source
 
@@ -263,6 +271,7 @@ class _Writer(ControlFlowWriter):
         for name in names:
             if name in self.pending:
                 source, op = self.pending.pop(name)
+                self.depth.pop(name, None)
                 self.line(indent, f"{name} = {source[1:-1]}", op)
 
     def ufunc_call(self, step, ufunc):

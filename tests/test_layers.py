@@ -157,10 +157,6 @@ def import_cycles(root):
     return sorted(cycles)
 
 
-# A known exception, owned by the function engineer (issue 11 §5): converted code needs
-# `converted_call` from `autograph_py.operators`, which converts functions on the fly with
-# `conversion`. Remove this entry when that cycle is gone (the test then says so).
-KNOWN_CYCLES = [["autograph_py.conversion", "autograph_py.operators"]]
 
 
 def empty_checkout(root):
@@ -171,7 +167,7 @@ def empty_checkout(root):
 
 
 def test_no_import_cycles_among_our_modules():
-    assert import_cycles(ROOT) == KNOWN_CYCLES
+    assert import_cycles(ROOT) == []
 
 
 def test_a_deliberate_cycle_is_reported_even_through_a_function(tmp_path):

@@ -22,7 +22,7 @@ from autograph_py.runtime.gradients import (  # noqa: F401  (importing registers
     scan_grad,
     sequence_grad,
     sort_grad,
-    tensor_array_grad,
     special_math_grad,
+    tensor_array_grad,
     unary_math_grad,
 )

@@ -329,3 +329,14 @@ def test_a_body_of_the_wrong_structure_names_the_loop_variables(mode, body, mess
     with pytest.raises(ValueError, match=r"while_loop: the body must return the loop variables "
                                          r"\(i, total\) in their structure, got .*: " + message):
         build(constant(3)) if mode == "eager" else run_graph(build, {"n": np.int32(3)})
+
+
+@pytest.mark.parametrize("none_in", ["true", "false"])
+def test_cond_names_the_branch_that_returns_none(none_in):
+    with Graph().as_default():
+        pred = placeholder(dtypes.bool_, shape=())
+        branches = [lambda: None, lambda: constant(1)]
+        if none_in == "false":
+            branches.reverse()
+        with pytest.raises(ValueError, match=f"is None in the {none_in} branch"):
+            cond(pred, *branches)

@@ -335,3 +335,19 @@ def test_a_chain_of_elementwise_ops_runs_blocked_and_equals_numpy():
     side = np.exp(-want)
     np.testing.assert_array_equal(got_out, np.tanh(side * side + f32(1.0)) - f32(0.5))
     np.testing.assert_array_equal(x, kept)
+
+
+@pytest.mark.parametrize("length", [31, 32, 33, 250, 1000])
+def test_long_chains_of_folded_scalar_expressions_compile(length):
+    # Folding every pure expression into its reader once nested 250 adds in one
+    # statement, past the 200 parentheses Python's parser takes (SyntaxError).
+    def chain(x, y):
+        for _ in range(length):
+            x = x + y
+        return x
+
+    x, y = np.int32(3), np.int32(1)
+    session_result, function_result, code = _session_and_function(chain, x, y)
+    expected = chain(np.int32(3), np.int32(1))
+    assert session_result == function_result == expected
+    assert max(line.count("(") for line in code.splitlines()) < 200
