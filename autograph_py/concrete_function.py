@@ -21,7 +21,7 @@ from autograph_py.runtime import nest
 from autograph_py.runtime.executor import Plan
 from autograph_py.runtime.gradients.function_call import call_graph
 from autograph_py.runtime.recording import EAGER_CONTEXT
-from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, to_array
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, immutable, to_array
 from autograph_py.runtime.xla import require_jax
 from autograph_py.trace_key import is_tensor_like, spec_of
 
@@ -91,6 +91,8 @@ class ConcreteFunction:
                 raise ValueError(f"argument {i} of this concrete function must be compatible "
                                  f"with {spec}, got {spec_of(value)}")
             array = to_array(value, spec.dtype)  # Python values: converted losslessly
+            if array is value:  # the caller's numpy array (see trace_key.array_of)
+                array = immutable(array)
             if not spec.shape.is_compatible_with(array.shape):
                 raise ValueError(f"argument {i} of this concrete function must be compatible "
                                  f"with {spec}, got shape {array.shape}")

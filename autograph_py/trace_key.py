@@ -20,7 +20,7 @@ Contract:
 import numpy as np
 
 from autograph_py.runtime import dtypes, nest
-from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, Tensor
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, Tensor, immutable
 from autograph_py.runtime.tensor_spec import TensorSpec
 from autograph_py.runtime.variables import Variable
 
@@ -35,7 +35,13 @@ def is_tensor_like(value):
 
 
 def array_of(value):
-    return value._value if isinstance(value, EagerTensor) else np.asarray(value)
+    if isinstance(value, EagerTensor):
+        return value._value
+    if isinstance(value, np.ndarray):
+        # The caller's array: a result may be a view of what is fed, so feed a read-only
+        # copy unless nothing can write to it (tensors are immutable).
+        return immutable(value)
+    return np.asarray(value)  # a fresh array nobody else holds
 
 
 def spec_of(value):

@@ -149,9 +149,6 @@ def test_a_fed_array_assigned_to_a_graph_variable_is_not_shared_with_it():
         np.testing.assert_array_equal(sess.run(v), user_array())
 
 
-@pytest.mark.xfail(strict=True, reason="known gap: a ConcreteFunction wraps its plan's "
-                   "outputs as they come, and an output that is (a view of) a numpy argument "
-                   "shares the caller's memory (autograph_py/concrete_function.py)")
 def test_a_function_result_does_not_share_memory_with_a_numpy_argument():
     @ag.function
     def passthrough(x):
@@ -159,5 +156,17 @@ def test_a_function_result_does_not_share_memory_with_a_numpy_argument():
 
     argument = user_array()
     result = passthrough(argument)
+    argument[:] = -1.0
+    np.testing.assert_array_equal(result.numpy(), user_array().reshape(6))
+
+
+def test_a_concrete_function_result_does_not_share_memory_with_a_numpy_argument():
+    def passthrough(x):
+        return ag.reshape(x, [6])
+
+    argument = user_array()
+    concrete = ag.function(passthrough).get_concrete_function(
+        ag.TensorSpec(argument.shape, ag.as_dtype(argument.dtype)))
+    result = concrete(argument)
     argument[:] = -1.0
     np.testing.assert_array_equal(result.numpy(), user_array().reshape(6))
