@@ -337,6 +337,8 @@ def test_a_chain_of_elementwise_ops_runs_blocked_and_equals_numpy():
     np.testing.assert_array_equal(x, kept)
 
 
+# The chain is unrolled on purpose: a long straight run of ops in one plan.
+@pytest.mark.filterwarnings("ignore::autograph_py.runtime.operators.unrolling.UnrolledLoopWarning")
 @pytest.mark.parametrize("length", [31, 32, 33, 250, 1000])
 def test_long_chains_of_folded_scalar_expressions_compile(length):
     # Folding every pure expression into its reader once nested 250 adds in one
