@@ -41,9 +41,10 @@ def _softmax_infer(x, axis):
 register(OpDef("Softmax", _softmax_kernel, _softmax_infer))
 
 
-def softmax(logits, axis=-1, name=None):
-    """exp(x) / sum(exp(x)) along `axis`."""
-    return apply("Softmax", [convert_to_tensor(logits)], {"axis": int(axis)}, op_name=name)
+def softmax(logits, axis=None, name=None):
+    """exp(x) / sum(exp(x)) along `axis` (default -1, as TF 2's `axis=None`)."""
+    return apply("Softmax", [convert_to_tensor(logits)],
+                 {"axis": -1 if axis is None else int(axis)}, op_name=name)
 
 
 # --- conv2d ---------------------------------------------------------------------------

@@ -16,13 +16,14 @@ def test_relu():
     check_op(ag.nn.relu, [np.array([-2, 0, 3], np.int32)], lambda x: np.maximum(x, 0))
 
 
-@pytest.mark.parametrize("axis", [-1, 0, 1])
+@pytest.mark.parametrize("axis", [-1, 0, 1, None])  # None: TF 2's default, the last axis
 def test_softmax(axis):
     x = (rng.standard_normal((3, 4)) * 50).astype(np.float32)  # large: needs the stable form
 
     def oracle(a):
-        e = np.exp(a.astype(np.float64) - a.max(axis=axis, keepdims=True))
-        return (e / e.sum(axis=axis, keepdims=True)).astype(a.dtype)
+        axis_ = -1 if axis is None else axis
+        e = np.exp(a.astype(np.float64) - a.max(axis=axis_, keepdims=True))
+        return (e / e.sum(axis=axis_, keepdims=True)).astype(a.dtype)
 
     check_op(lambda t: ag.nn.softmax(t, axis), [x], oracle, rtol=1e-5)
 
