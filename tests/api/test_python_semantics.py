@@ -11,6 +11,17 @@ import pytest
 import autograph_py as ag
 from tests.api.modes import MODES, assert_same, run_mode
 
+# Repros that `autograph convert` is also checked on (tests/cli) live in its fixture file.
+from tests.cli.fixtures.python_semantics import (
+    closure_reads_a_variable_rebound_after_return,
+    count_until_the_else_of_an_inner_while_breaks,
+    log,
+    make_recorder,
+    record,
+    return_in_if_then_while_true_break,
+    take_last,
+)
+
 
 def raises_value_error():
     raise ValueError
@@ -21,15 +32,6 @@ def raises_value_error():
 
 def return_in_dead_if_then_while_true_break():
     if False:
-        return 0
-    else:
-        while True:
-            break
-    return 1
-
-
-def return_in_if_then_while_true_break(x):
-    if x > 100:
         return 0
     else:
         while True:
@@ -117,20 +119,6 @@ def nested_staged_ifs_with_while_true_break(a, b):
             return (a * 0, b * 0)
 
 
-# --- a closure reads a variable rebound after an early return ---------------------------
-
-
-def closure_reads_a_variable_rebound_after_return(x):
-    scale = 1
-
-    def apply(v):
-        return v * scale
-    if x < 0:
-        return 0
-    scale = 10
-    return apply(x)
-
-
 # --- a `return` whose value raises does not return ----------------------------------------
 
 
@@ -151,17 +139,6 @@ def break_in_the_else_of_an_inner_while(xs):
             pass
         else:
             break
-
-
-def count_until_the_else_of_an_inner_while_breaks(xs):
-    n = 0
-    for _x in xs:
-        n += 1
-        while 0:
-            pass
-        else:
-            break
-    return n
 
 
 def break_in_the_else_of_an_inner_for(xs):
@@ -420,30 +397,6 @@ def test_lambdas_made_in_a_loop_see_the_last_binding(n):
 
 
 # --- list methods on a list the function does not own ---------------------------------
-
-log = []
-
-
-def record(x):
-    log.append(x)
-    return x + 1
-
-
-def take_last(x):
-    return log.pop() + x
-
-
-def make_recorder():
-    seen = [10]
-
-    def remember(x):
-        seen.append(x)
-        return x + 1
-
-    def forget(x):
-        return seen.pop() + x
-    return seen, remember, forget
-
 
 @pytest.mark.parametrize("mode", MODES)
 def test_append_and_pop_on_a_global_list(mode):
