@@ -2,9 +2,11 @@
 
 Contract: `Assert(condition, data, summarize=3)` is a stateful op: when it runs and any
 element of the bool tensor `condition` is false, it raises
-`runtime.errors.InvalidArgumentError` whose message holds the data (tensors formatted as
-`ag.print` does, other values as text). Eagerly it checks at once and returns None; in a
-graph it returns the Operation (stateful: a traced function runs it in program order).
+`runtime.errors.InvalidArgumentError` whose message is TensorFlow's `Assertion failed: `
+followed by the data (tensors formatted as `ag.print` does, other values as text; data
+that already start with that prefix do not get it twice: `failure_message`). Eagerly it
+checks at once and returns None; in a graph it returns the Operation (stateful: a traced
+function runs it in program order).
 `assert_equal(x, y)`, `assert_less`, `assert_greater`, `assert_non_negative`,
 `assert_positive` build the condition elementwise (broadcasting, one dtype) and report
 both operands; `message` is put first.
@@ -18,11 +20,21 @@ from autograph_py.runtime.ops.creation_ops import zeros_like
 from autograph_py.runtime.ops.logging_ops import apply_without_outputs, render, template_of
 from autograph_py.runtime.registry import OpDef, register
 
+_FAILED = "Assertion failed"
+
+
+def failure_message(rendered):
+    """`Assertion failed: <rendered data>`, the prefix written once even when the data
+    (a message that quotes an earlier failure, say) already start with it."""
+    if rendered.lower().startswith(_FAILED.lower() + ": "):
+        rendered = rendered[len(_FAILED) + 2:]
+    return f"{_FAILED}: {rendered}" if rendered else _FAILED
+
 
 def _assert_kernel(condition, *data, template, summarize):
     infer.require_kind(condition.dtype, infer.BOOL, "condition")
     if not np.all(condition):
-        raise InvalidArgumentError("assertion failed: " + render(template, data, " ", summarize))
+        raise InvalidArgumentError(failure_message(render(template, data, " ", summarize)))
     return ()
 
 

@@ -20,6 +20,7 @@ import threading
 import jax
 import jax.numpy as jnp
 from autograph_py.runtime.errors import InvalidArgumentError
+from autograph_py.runtime.ops.check_ops import failure_message
 from autograph_py.runtime.ops.logging_ops import render
 from autograph_py.runtime.ops.shape_args import resolve
 from autograph_py.runtime.xla.lowering import is_known, run_kernel_on_host, static
@@ -69,15 +70,15 @@ class AssertMessages:
 @register_lowering("Assert")
 def _assert(ctx, op, condition, *data):
     count = len(ctx.checks)
-    ctx.check(op, condition, InvalidArgumentError, "assertion failed")
+    ctx.check(op, condition, InvalidArgumentError, failure_message(""))
     if len(ctx.checks) == count:
         return ()  # known to hold while tracing
     code = len(ctx.checks)
     attrs = op.attrs
 
     def record(*values):
-        ctx.assert_messages.put(code, "assertion failed: " + render(
-            attrs["template"], values, " ", attrs["summarize"]))
+        ctx.assert_messages.put(code, failure_message(render(
+            attrs["template"], values, " ", attrs["summarize"])))
 
     def report():
         jax.debug.callback(record, *data)

@@ -81,5 +81,23 @@ def test_a_staged_assert_quotes_its_message_and_condition(fn, condition):
         ag.function(fn)(ag.constant(-1.0))
     message = str(python.value)
     expected = f"{message} ({condition})" if message else condition
-    assert str(staged.value).splitlines()[0] == f"assertion failed: {expected}"
+    assert str(staged.value).splitlines()[0] == f"Assertion failed: {expected}"
     assert ag.function(fn)(ag.constant(2.0)).numpy() == fn(2.0)
+
+
+def _quotes_a_failure(x):
+    assert x > 0, "Assertion failed: x must be positive"
+    return x
+
+
+@pytest.mark.parametrize("run", [
+    lambda: ag.function(_quotes_a_failure)(ag.constant(-1.0)),
+    lambda: ag.Assert(ag.constant(False), ["Assertion failed: x must be positive"]),
+    lambda: ag.Assert(ag.constant(False), []),
+])
+def test_the_assertion_prefix_is_never_doubled(run):
+    with pytest.raises(ag.errors.InvalidArgumentError) as staged:
+        run()
+    first_line = str(staged.value).splitlines()[0]  # eagerly after the op's name
+    assert "Assertion failed" in first_line
+    assert first_line.lower().count("assertion failed") == 1, first_line

@@ -53,7 +53,7 @@ def test_graph_print_runs_at_every_run(capsys):
 
 def test_assert_passes_and_fails_eagerly():
     assert ag.debugging.Assert(ag.constant(True), ["never shown"]) is None
-    with pytest.raises(InvalidArgumentError, match=r"assertion failed: x is \[1 2\]"):
+    with pytest.raises(InvalidArgumentError, match=r"Assertion failed: x is \[1 2\]"):
         ag.Assert(ag.constant([True, False]), ["x is", ag.constant([1, 2])])
     with pytest.raises(TypeError, match="Assert: condition must be bool tensors"):
         ag.Assert(ag.constant(1), [])
