@@ -17,6 +17,7 @@ Contract:
   raises the runtime's clear TypeError).
 """
 
+import contextlib
 import functools
 import inspect
 import os
@@ -193,8 +194,12 @@ def to_graph(fn, recursive=True):
     def with_error_notes(*args, **kwargs):
         graph = context.current_graph()
         first_stateful = len(graph.stateful_ops) if graph is not None else 0
+        # Building a graph, converted code says so: messages then suggest autograph only
+        # to code that runs without it.
+        building = context.converted_code() if graph is not None else contextlib.nullcontext()
         try:
-            result = converted(*args, **kwargs)
+            with building:
+                result = converted(*args, **kwargs)
         except Exception as e:
             error_rewriting.annotate(e)
             raise

@@ -9,8 +9,13 @@ Contract:
 - `tape_stack()` holds the recording `GradientTape`s, innermost last (`apply` records an
   op on each); `variable_creation_hooks()` holds callables that every new `Variable` is
   passed to before it is made (`function` uses one to forbid creation on retraces).
+- `converted_code()` is entered by converted code (`to_graph`'s function, which
+  `ag.function` traces when `autograph=True`) while it builds a graph;
+  `in_converted_code()` says whether some is building now, so messages suggest
+  autograph only where it is off (a graph built by hand, `autograph=False`).
 """
 
+import contextlib
 import threading
 
 
@@ -20,6 +25,7 @@ class _ThreadState(threading.local):
         self.graphs = []
         self.tapes = []
         self.variable_creation_hooks = []
+        self.converted_code = 0  # depth of converted code building a graph
 
 
 # Read directly by the hot path (`registry.apply`); everyone else uses the functions.
@@ -46,3 +52,16 @@ def current_graph():
 
 def executing_eagerly():
     return not state.graphs
+
+
+@contextlib.contextmanager
+def converted_code():
+    state.converted_code += 1
+    try:
+        yield
+    finally:
+        state.converted_code -= 1
+
+
+def in_converted_code():
+    return state.converted_code > 0

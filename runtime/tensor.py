@@ -7,14 +7,15 @@ Contract:
   store read-only arrays (`read_only`).
 - `SymbolicTensor` is output `index` of an `Operation`; its static `shape` may have
   unknown dims. `bool()` and `iter()` of a symbolic tensor raise a `TypeError` that says
-  how to fix the code.
+  how to fix the code: convert it with autograph where autograph is off, else (code
+  autograph did not convert, or a form it does not stage) the explicit op to use.
 - Python operators are attached by `runtime.tensor_operators`, next to the ops they call.
 - `to_array(value, dtype)` turns Python values into arrays with the dtype rules of
   DESIGN.md §3 (int → int32, float → float32, bool → bool; numpy keeps its dtype).
 """
 
 import numpy as np
-from autograph_py.runtime import dtypes
+from autograph_py.runtime import context, dtypes
 from autograph_py.runtime.shapes import TensorShape
 
 
@@ -128,6 +129,16 @@ class EagerTensor(Tensor):
         return EagerTensor, (self._value, self._dtype)
 
 
+def _staging_hint(staged, explicit):
+    """The fix for Python control flow on a symbolic tensor: autograph where it is off
+    (`staged` says what converting gives), else `explicit`, the op to write by hand."""
+    if context.in_converted_code():
+        return ("Autograph is on, but this code was not converted (a library function, one "
+                "marked do_not_convert or autograph=False) or uses the tensor in a form it "
+                f"does not stage: {explicit}.")
+    return f"Convert the function with ag.to_graph or ag.function(autograph=True) so {staged}."
+
+
 class SymbolicTensor(Tensor):
     __slots__ = ("op", "value_index", "_shape", "_dtype", "__weakref__")
 
@@ -169,15 +180,17 @@ class SymbolicTensor(Tensor):
     def __bool__(self):
         raise TypeError(
             f"Using a symbolic tensor ({self.name}) as a Python bool is not allowed: its "
-            "value is only known when the graph runs. Convert the function with "
-            "ag.to_graph or ag.function (autograph=True) so `if`/`while` on it are "
-            "staged, or use ag.cond / ag.while_loop.")
+            "value is only known when the graph runs. " + _staging_hint(
+                "`if`/`while` on it are staged, or use ag.cond / ag.while_loop",
+                "use ag.cond / ag.while_loop (or ag.where) there"))
 
     def __iter__(self):
         raise TypeError(
             f"Tensor objects are only iterable when eager execution is enabled ({self.name} "
-            "is symbolic). To iterate over it in a graph, convert the function with "
-            "ag.function(autograph=True) or ag.to_graph so the loop is staged.")
+            "is symbolic). " + _staging_hint(
+                "a `for` loop over it is staged",
+                "index it (t[0]), use ag.unstack for a known length, or loop with "
+                "`for row in t` in converted code"))
 
     def __len__(self):
         raise TypeError(

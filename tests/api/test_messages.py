@@ -3,6 +3,7 @@ user's (`in f`), never a converter-made body (`if_body`, `loop_body`), in every 
 
 import inspect
 
+import numpy as np
 import pytest
 
 import autograph_py as ag
@@ -101,3 +102,50 @@ def test_the_assertion_prefix_is_never_doubled(run):
     first_line = str(staged.value).splitlines()[0]  # eagerly after the op's name
     assert "Assertion failed" in first_line
     assert first_line.lower().count("assertion failed") == 1, first_line
+
+
+# --- the autograph hint of Python control flow on a symbolic tensor -----------------------
+
+@ag.do_not_convert
+def _library_relu(x):
+    if x > 0:  # Python control flow in code autograph leaves alone
+        return x
+    return 0.0 * x
+
+
+def _calls_library(x):
+    return _library_relu(x)
+
+
+def _unpacks(x):
+    a, b = x  # unpacking is not staged, even in converted code
+    return a + b
+
+
+def _hint(run):
+    with pytest.raises(TypeError) as info:
+        run()
+    return str(info.value)
+
+
+def _by_hand(fn, value):
+    """`fn` called on a placeholder of a graph built by hand (no autograph at all)."""
+    with ag.Graph().as_default():
+        return fn(ag.placeholder(ag.float32, ag.constant(value).shape))
+
+
+@pytest.mark.parametrize("fn, value", [(_calls_library, 1.0), (_unpacks, [1.0, 2.0])])
+def test_the_autograph_hint_shows_only_where_autograph_is_off(fn, value):
+    # Eagerly the code runs as Python does on numpy values (the oracle): only symbolic
+    # tensors refuse.
+    assert float(fn(ag.constant(value))) == float(fn(np.asarray(value, np.float32)))
+    converted_runs = [lambda: ag.function(fn)(ag.constant(value)),
+                      lambda: _by_hand(ag.to_graph(fn), value)]
+    for run in converted_runs:
+        message = _hint(run)
+        assert "Autograph is on" in message and "autograph=True" not in message, message
+    unconverted_runs = [lambda: ag.function(fn, autograph=False)(ag.constant(value)),
+                        lambda: _by_hand(fn, value)]
+    for run in unconverted_runs:
+        message = _hint(run)
+        assert "ag.function(autograph=True)" in message and "Autograph is on" not in message
