@@ -13,11 +13,14 @@ starts (after jumps were lowered):
 * plain names a body rebinds are `nonlocal` in it when their value before or after the
   statement matters (live before it, or live after it, which names the function
   declares global or nonlocal always are, and so are names a nested function or lambda
-  reads or rebinds: it sees the variable, whenever it runs), or when the statement's
-  head binds them (`if (n := f()):`, the head runs outside the body's closure), or
-  when an enclosing statement carries them (its get_state reads them at the end of the
-  block this statement is in); names only used inside a body stay local;
-* the state of an `if` or a loop is its nonlocal names (an `if` needs even those dead
+  reads: it sees the variable, whenever it runs), or when the statement's head binds
+  them (`if (n := f()):`, the head runs outside the body's closure), or when an
+  enclosing statement carries them (its get_state reads them at the end of the block
+  this statement is in): these are carried; a name the statement binds that a nested
+  function rebinds through `nonlocal` is `nonlocal` in the bodies too (one binding,
+  shared with that function), but carried only by the rules above; names only used
+  inside a body stay local;
+* the state of an `if` or a loop is its carried names (an `if` needs even those dead
   after it, so staging can restore them between the two branches); attributes and
   constant subscripts a body assigns (`self.x`, `d['k']`) are always state, unless
   their base is local to the body;
@@ -35,7 +38,12 @@ from autograph_py.converters import analysis, anno, templates, traversal
 from autograph_py.converters.transformer import Transformer
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
-_LOOPS = (gast.For, gast.While)
+# The activities of the parts of a statement that run in its generated closures.
+_OWN_SCOPES = {
+    gast.If: (anno.Static.BODY_SCOPE, anno.Static.ORELSE_SCOPE),
+    gast.For: (anno.Static.BODY_SCOPE, anno.Static.ORELSE_SCOPE),
+    gast.While: (anno.Static.BODY_SCOPE, anno.Static.ORELSE_SCOPE, anno.Static.HEAD_SCOPE),
+}
 
 
 @dataclasses.dataclass
@@ -44,6 +52,7 @@ class _Plan:
     globals: set         # the same, for names the function declares global
     state: list          # QNs for get_state/set_state, sorted
     undefined: list      # names (str) to bind to ag__.Undefined first
+    carried: set         # plain names (str) in `state`
     # Per block ('body', 'orelse'): names the closures of statements in it rebind through
     # `nonlocal` that nothing else binds in the block's function (see _block_locals).
     block_locals: dict = dataclasses.field(default_factory=dict)
@@ -78,18 +87,23 @@ def _plan(node, function_scope, enclosing):
     # Every name a body rebinds through `nonlocal` is state, even when it is dead after
     # the statement: staging traces both branches, and set_state must undo the first
     # branch's writes before the second is traced (else it reads the first's tensors).
-    outputs = carried
     composites = {qn for qn in modified
                   if qn.is_composite and (qn.root not in names or qn.root in carried)}
+    # A name the statement's own code binds that a nested function rebinds (`nonlocal`)
+    # must stay the one binding they share, dead or not; only liveness makes it state.
+    own = set().union(*(anno.getanno(node, key).own for key in _OWN_SCOPES[type(node)]))
+    shared = {qn for qn in names - carried if str(qn) in own & function_scope.closure_writes}
     defined = anno.getanno(node, anno.Static.DEFINED_VARS_IN)
     maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_VARS_IN)
-    undefined = [str(qn) for qn in sorted(carried)
+    undefined = [str(qn) for qn in sorted(carried | shared)
                  if str(qn) in function_scope.locals and str(qn) not in defined and
                  (qn not in live_in or str(qn) not in maybe)]
     carried_names = {str(qn) for qn in carried}
-    return _Plan(nonlocals=carried_names - function_scope.globals,
-                 globals=carried_names & function_scope.globals,
-                 state=sorted(outputs | composites), undefined=undefined)
+    declared = carried_names | {str(qn) for qn in shared}
+    return _Plan(nonlocals=declared - function_scope.globals,
+                 globals=declared & function_scope.globals,
+                 state=sorted(carried | composites), undefined=undefined,
+                 carried=carried_names)
 
 
 def _own_expressions(stmt):
@@ -138,7 +152,7 @@ class _Planner(traversal.NodeVisitor):
         self.plans[id(node)] = plan
         self.undefined[-1].update(plan.undefined)
         outer = self.enclosing[-1]
-        self.enclosing[-1] = outer | plan.nonlocals | plan.globals
+        self.enclosing[-1] = outer | plan.carried
         self.generic_visit(node)
         self.enclosing[-1] = outer
         for field in ('body', 'orelse'):

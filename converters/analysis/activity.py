@@ -18,9 +18,12 @@ each function holds these `Effects`, for the analyses that see calls (liveness).
 
 A nested function or lambda sees the enclosing function's variables, not their values
 at its definition: whenever it runs, it reads (or rebinds) their current binding.
-`Scope.captured` holds those names (free in some nested function or lambda, not counting
-the thunks converters generate, `Basic.THUNK`, which only run within the statement that
-uses them), so control flow keeps one binding of them, shared with the closure.
+`Scope.captured` holds the names some nested function or lambda reads (not counting the
+thunks converters generate, `Basic.THUNK`, which only run within the statement that uses
+them): their value matters wherever the closure may run, so control flow carries them.
+`Scope.closure_writes` holds the names one only rebinds (`nonlocal`): only the binding
+matters there, so control flow keeps the one binding the closure shares, and liveness
+decides whether their value is carried.
 Analysis state lives on the `_Annotator` of one `resolve` call: conversions may run in
 several threads at once.
 """
@@ -41,7 +44,8 @@ class Scope:
         self.modified = set()
         self.nonlocals = set()
         self.globals = set()
-        self.captured = set()  # names (str) free in a nested function or lambda
+        self.captured = set()  # names (str) a nested function or lambda reads
+        self.closure_writes = set()  # names (str) a nested function rebinds (nonlocal)
         self.via_calls = set()  # QNs modified by calling local functions
         # Plain names (str) the block's own code binds: not a nested function's
         # `nonlocal` write (it binds when that function runs, if ever) nor a call's.
@@ -63,6 +67,7 @@ class Scope:
         self.read |= other.read
         self.modified |= other.modified
         self.captured |= other.captured
+        self.closure_writes |= other.closure_writes
         self.via_calls |= other.via_calls
         self.own |= other.own
         return self
@@ -154,7 +159,8 @@ class _Collector(traversal.NodeVisitor):
         self.scope.read |= free
         self.scope.modified |= written
         if deferred:
-            self.scope.captured |= {str(qn.root) for qn in free | written}
+            self.scope.captured |= {str(qn.root) for qn in free}
+            self.scope.closure_writes |= {str(qn.root) for qn in written}
 
     def _visit_signature(self, args):
         self._visit_all(args.defaults)
@@ -185,6 +191,7 @@ class _Collector(traversal.NodeVisitor):
         body = block_scope(node.body, self.calls)
         self.scope.read |= body.read
         self.scope.captured |= body.captured
+        self.scope.closure_writes |= body.closure_writes
 
     def _visit_comprehension(self, node):
         inner = _Collector(self.calls)
@@ -195,6 +202,7 @@ class _Collector(traversal.NodeVisitor):
                                 if qn.root not in targets}
         self.scope.own |= {n for n in inner.scope.own if QN(n) not in targets}
         self.scope.captured |= inner.scope.captured
+        self.scope.closure_writes |= inner.scope.closure_writes
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
         _visit_comprehension

@@ -5,9 +5,10 @@
 # mode: graph
 # outcome: crash
 # error: NameError: cannot access free variable 'v1' where it is not associated with a value in enclosing scope
-# xfail: v1 is bound first by the helper h0's nonlocal write in a staged branch: graph and
-#   function modes reject it as defined in only one branch and used after it, yet nothing
-#   reads it after the if (v1 = ... rebinds it); the rejection must only name live names
+# v1 is bound first by the helper h0's nonlocal write in a staged branch: graph and
+#   function modes rejected it as defined in only one branch and used after it, yet nothing
+#   reads it after the if (v1 = ... rebinds it). Fixed: a name a helper only rebinds is
+#   carried by liveness, like any local (activity's Scope.closure_writes).
 # graph/function found after the fix of the python crash: a NameError (get_state read
 #   the unbound v1) before reaching definitions stopped counting h0's def as binding v1
 # inputs: [(0, 0, []), (1, 2, [3])]
