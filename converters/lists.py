@@ -12,9 +12,18 @@ whose `:=` would not rebind the function's name (there it stays a method call).
 Only for receivers that are plain names the function may rebind: its own locals
 (parameters included) and names it declares `global` or `nonlocal`. Rebinding any other
 name (a global or a closure variable only read here) would make it local to the function
-and break every read of it, so `log.append(x)` on such a list stays a method call.
-Attributes are left alone too (rebinding one could run a property setter); list
-literals stay as they are.
+and break every read of it. Attributes are left alone too (rebinding one could run a
+property setter); list literals stay as they are.
+
+A list the converted code did not make (a global, or a closure variable of a function
+outside the tree being converted) grows only while the function is traced, so its
+appends go through `ag__.outer_list_append(l, x, 'l')`, which warns then:
+
+    log.append(x)    ->  ag__.outer_list_append(log, x, 'log')
+                         (log = ... when the function declares it global or nonlocal)
+
+A list some function of the tree binds (a nested function appending to its enclosing
+function's list) is made anew on each trace: `out.append(x)` there stays a method call.
 """
 import gast
 from autograph_py.converters import templates
@@ -48,14 +57,29 @@ class ListTransformer(Transformer):
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
-    def _rebindable(self):
-        """The names the innermost function may rebind (computed once, when needed: most
+    @staticmethod
+    def _scope(entry):
+        """The scope of a function of `self.functions` (computed once, when needed: most
         functions call no list method)."""
-        entry = self.functions[-1]
         if entry[1] is None:
-            scope = activity.function_scope(qual_names.resolve(entry[0]))
-            entry[1] = scope.locals | scope.nonlocals | scope.globals
+            entry[1] = activity.function_scope(qual_names.resolve(entry[0]))
         return entry[1]
+
+    def _rebindable(self):
+        """The names the innermost function may rebind."""
+        scope = self._scope(self.functions[-1])
+        return scope.locals | scope.nonlocals | scope.globals
+
+    def _made_outside(self, name):
+        """Whether `name` in the innermost function is a global or a closure variable of a
+        function outside the tree being converted (no function of the tree binds it)."""
+        for entry in reversed(self.functions):
+            scope = self._scope(entry)
+            if name in scope.globals:
+                return True
+            if name in scope.locals:
+                return False
+        return True
 
     def _receiver(self, call, method):
         receiver = _method_call(call, method)
@@ -83,15 +107,31 @@ class ListTransformer(Transformer):
     def visit_Expr(self, node):
         self.statement_calls.add(id(node.value))
         node = self.generic_visit(node)
-        receiver = self._receiver(node.value, 'append')
-        if receiver is not None and len(node.value.args) == 1:
-            return templates.replace('l = ag__.list_append(l, x)', l=receiver,
-                                     x=node.value.args[0])
+        append = self._append(node.value)
+        if append is not None:
+            return append
         receiver = self._receiver(node.value, 'pop')
         if receiver is not None:
             return templates.replace('l = ag__.list_pop(l, args)[0]', l=receiver,
                                      args=node.value.args)
         return node
+
+    def _append(self, call):
+        """The statement(s) replacing the statement `l.append(x)`, or None."""
+        receiver = _method_call(call, 'append')
+        if receiver is None or not self.functions or len(call.args) != 1:
+            return None
+        rebindable = receiver.id in self._rebindable()
+        if self._made_outside(receiver.id):
+            # Rebound when it may be: a staged loop may turn it into a tensor list.
+            template = ('l = ag__.outer_list_append(l, x, name)' if rebindable else
+                        'ag__.outer_list_append(l, x, name)')
+        elif rebindable:
+            template = 'l = ag__.list_append(l, x)'
+        else:
+            return None
+        return templates.replace(template, l=receiver, x=call.args[0],
+                                 name=gast.Constant(receiver.id, None))
 
     def visit_Assign(self, node):
         if len(node.targets) == 1:

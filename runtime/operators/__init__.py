@@ -32,6 +32,7 @@ from autograph_py.runtime.operators.py_builtins import (
     sum_,
     zip_,
 )
+from autograph_py.runtime.operators.trace_warnings import outer_list_append
 from autograph_py.runtime.operators.undefined import (
     Undefined,
     UndefinedReturnValue,
@@ -43,7 +44,8 @@ from autograph_py.runtime.operators.undefined import (
 __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",
     "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld", "ldu",
-    "new_list", "list_append", "list_pop", "list_stack", "TensorList", "set_element_type",
+    "new_list", "list_append", "outer_list_append", "list_pop", "list_stack", "TensorList",
+    "set_element_type",
     "len_", "range_",
     "enumerate_", "zip_", "abs_", "bool_", "int_", "float_", "min_", "max_", "isinstance_", "sum_",
     "BUILTIN_OVERLOADS",

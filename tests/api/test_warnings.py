@@ -160,3 +160,117 @@ def test_print_outside_a_trace_does_not_warn(mode, capsys):
     printed = capsys.readouterr().out
     assert float(result) == _prints_while_tracing(1.0)
     assert printed == capsys.readouterr().out.replace("1.0", str(x))  # as plain Python
+
+
+# --- appends to lists defined outside the function -----------------------------------------
+
+_LOG = []
+
+
+def _logs_to_a_global(x):
+    _LOG.append(x)
+    return x + 1
+
+
+def _closure_logging():
+    seen = []
+
+    def logs_to_a_cell(x):
+        seen.append(x)
+        return x * 2
+
+    return logs_to_a_cell, seen
+
+
+def _collects_in_locals(x):
+    out = []
+
+    def keep(v):
+        out.append(v)  # a closure cell, but of the traced function: made on each trace
+
+    keep(x)
+    out.append(x + 1)
+    return out[0] + out[1]
+
+
+def _logs_while_building(x):  # warnings are once per line: lines of its own
+    _LOG.append(x)
+    return x + 1
+
+
+def _closure_logging_while_building():
+    seen = []
+
+    def logs_to_a_cell(x):
+        seen.append(x)
+        return x * 2
+
+    return logs_to_a_cell, seen
+
+
+def _side_effects(mode, building=False):
+    """(function, the list it appends to outside itself) fresh for each test."""
+    _LOG.clear()
+    if mode == "global":
+        return (_logs_while_building if building else _logs_to_a_global), _LOG
+    return _closure_logging_while_building() if building else _closure_logging()
+
+
+def _append_warnings(caught):
+    return [w for w in caught if issubclass(w.category, TraceTimeSideEffectWarning)]
+
+
+@pytest.mark.parametrize("outer", ["global", "closure"])
+def test_an_outer_append_while_tracing_warns_once_at_the_users_line(outer):
+    fn, appended = _side_effects(outer)
+    staged = ag.function(fn)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for value in (1.0, 2.0, [1.0, 2.0]):  # two traces: a scalar, then a vector
+            np.testing.assert_array_equal(staged(ag.constant(value)).numpy(),
+                                          fn(np.asarray(value, np.float32)))
+    effects = _append_warnings(caught)
+    line = _line_of(fn, ".append(")
+    assert [(w.filename, w.lineno) for w in effects] == [(__file__, line)]
+    name = "_LOG" if outer == "global" else "seen"
+    assert f"{name}.append() at {__file__}:{line}" in str(effects[0].message)
+    assert "return the value" in str(effects[0].message)
+    # Once per trace, plus the three oracle calls above: the calls that hit a trace
+    # appended nothing, as the warning says.
+    assert len(appended) == staged.experimental_get_tracing_count() + 3
+
+
+@pytest.mark.parametrize("outer", ["global", "closure"])
+def test_an_outer_append_while_a_session_graph_is_built_warns(outer):
+    fn, appended = _side_effects(outer, building=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with ag.Graph().as_default():
+            x = ag.placeholder(ag.float32, [])
+            result = ag.to_graph(fn)(x)
+            with ag.Session() as sess:
+                assert sess.run(result, {x: 3.0}) == fn(np.float32(3.0))
+    assert [w.lineno for w in _append_warnings(caught)] == [_line_of(fn, ".append(")]
+    assert appended[0] is x  # appended once, while building: the symbolic tensor
+
+
+@pytest.mark.parametrize("outer", ["global", "closure"])
+@pytest.mark.parametrize("mode", ["python", "eager"])
+def test_an_outer_append_outside_a_trace_runs_as_python_without_warning(outer, mode):
+    fn, appended = _side_effects(outer)
+    x = 2.0 if mode == "python" else ag.constant(2.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        result = ag.to_graph(fn)(x)
+    assert float(result) == fn(2.0)  # the oracle appends too
+    assert [float(v) for v in appended] == [2.0, 2.0]
+
+
+@pytest.mark.parametrize("mode", ["python", "eager", "function"])
+def test_appends_to_lists_the_function_makes_do_not_warn(mode):
+    x = {"python": 1.0, "eager": ag.constant(1.0), "function": ag.constant(1.0)}[mode]
+    converted = ag.function(_collects_in_locals) if mode == "function" else \
+        ag.to_graph(_collects_in_locals)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert float(converted(x)) == _collects_in_locals(1.0)
