@@ -4,8 +4,8 @@ Contract: `assert_stmt(test, msg_thunk, source=None)` is Python's `assert test, 
 Python values and eager tensors (the message computed only on failure; `msg_thunk` is
 None when the statement has no message). A symbolic `test` adds an `Assert` op that fails
 at run time with the message (computed while tracing) followed by the test's `source`
-(`assertion failed: x must be positive (x > 0)`; the source alone without a message) and
-returns it, so it can be run or fetched.
+(`Assertion failed: x must be positive (x > 0)`, TensorFlow's words; the source alone
+without a message) and returns it, so it can be run or fetched.
 A tensor `test`, eager or symbolic, must be a scalar (TensorFlow's rule): anything else
 is a ValueError while tracing or running, the same in every mode.
 """
