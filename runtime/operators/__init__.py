@@ -1,10 +1,13 @@
 """The staging operators converted code calls through `ag__` (docs/architecture.md).
 
 Each operator mirrors the construct it replaces and dispatches on its values: Python
-values and eager tensors keep exact Python semantics, symbolic tensors build graph ops.
+values and eager tensors keep exact Python semantics; a value some staging backend claims
+(backends.py: our symbolic tensors, registered here; JAX tracers, registered by
+`autograph_py`) is staged by that backend.
 `autograph_py.operators` re-exports these names and adds `converted_call`.
 """
 
+from autograph_py.runtime.operators import graph_backend
 from autograph_py.runtime.operators.conditional_expressions import if_exp
 from autograph_py.runtime.operators.control_flow import for_stmt, if_stmt, while_stmt
 from autograph_py.runtime.operators.exceptions import assert_stmt
@@ -40,6 +43,8 @@ from autograph_py.runtime.operators.undefined import (
     ld,
     ldu,
 )
+
+graph_backend.register()
 
 __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",

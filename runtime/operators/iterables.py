@@ -21,10 +21,12 @@ from autograph_py.runtime.ops.array_ops import cast, gather, shape
 from autograph_py.runtime.ops.core import convert_to_tensor, same_dtype_tensors
 from autograph_py.runtime.ops.creation_ops import range_
 from autograph_py.runtime.ops.math_ops import add, greater, less, logical_and, logical_or, multiply
-from autograph_py.runtime.tensor import SymbolicTensor, Tensor, is_symbolic
+from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 
 
 class StagedIterable:
+    staging_backend = "graph"  # backends.py: the backend that stages a loop over it
+
     def has_item(self, index):
         raise NotImplementedError
 
@@ -62,6 +64,8 @@ class TensorRows(StagedIterable):
 class StagedRange(StagedIterable):
     """`range(start, stop, step)` with a symbolic bound; item i is start + i * step."""
 
+    python_type = range
+
     def __init__(self, start, stop, step):
         self.start, self.stop, self.step = same_dtype_tensors([start, stop, step], "range")
         if not self.start.dtype.is_integer:
@@ -95,6 +99,8 @@ class StagedRange(StagedIterable):
 
 
 class StagedEnumerate(StagedIterable):
+    python_type = enumerate
+
     def __init__(self, iterable, start):
         self.iterable = as_staged(iterable) or TensorRows(convert_to_tensor(iterable))
         self.start = start
@@ -110,6 +116,8 @@ class StagedEnumerate(StagedIterable):
 
 
 class StagedZip(StagedIterable):
+    python_type = zip
+
     def __init__(self, iterables):
         self.iterables = [as_staged(it) or TensorRows(convert_to_tensor(it))
                           for it in iterables]
@@ -148,13 +156,6 @@ class StagedDataset(StagedIterable):
 
     def __repr__(self):
         return f"StagedDataset({self.source!r})"
-
-
-def is_staged(value):
-    """Whether `value` only has a value when the graph runs (a dataset or its iterator
-    does while a graph is built: `enumerate`/`zip` over one stage with it)."""
-    return is_symbolic(value) or isinstance(value, (StagedIterable, TensorList)) or (
-        isinstance(value, (Dataset, Iterator)) and context.current_graph() is not None)
 
 
 def as_staged(value):

@@ -20,6 +20,7 @@ Contract:
 """
 
 from autograph_py.runtime import context, dtypes
+from autograph_py.runtime.operators.backends import backend_for_any
 from autograph_py.runtime.ops.array_ops import concat, expand_dims, gather, reshape, shape, stack
 from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.ops.creation_ops import range_, zeros
@@ -31,6 +32,8 @@ from autograph_py.runtime.tensor_spec import TensorSpec
 
 class TensorList:
     __slots__ = ("stacked",)
+    staging_backend = "graph"  # backends.py: our graphs stage what it stands in
+    python_type = list         # what it is for `isinstance` (py_builtins.isinstance_)
 
     def __init__(self, stacked):
         self.stacked = stacked
@@ -161,4 +164,6 @@ def list_stack(target):
         return target.stacked
     if isinstance(target, Tensor):
         return target
-    return stack(list(target))
+    items = list(target)
+    backend = backend_for_any(items)
+    return (stack if backend is None else backend.stack)(items)

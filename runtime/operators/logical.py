@@ -5,7 +5,8 @@ Contract:
   converters wrap every operand in a lambda); a first operand that is not callable is
   taken as the value itself. With Python values and eager tensors this is Python's
   `and`/`or`: operands evaluated left to right only as needed, the deciding operand
-  returned. When an operand's value is symbolic, the rest is staged in a `cond`, so at
+  returned. When an operand's value is staged (backends.py), the rest is staged in a
+  conditional of its backend, so at
   run time the right-hand side is only computed (its print only printed) when the left
   side does not decide. With `test=True` (the converter passes it where the result is
   only tested for truth: an `if` condition, a loop test, the operand of `not`) a staged
@@ -21,11 +22,9 @@ Contract:
 
 import operator
 
-from autograph_py.runtime.control_flow import cond
-from autograph_py.runtime.operators.truth import as_condition, truth, truth_value
-from autograph_py.runtime.ops.math_ops import equal, logical_not
-from autograph_py.runtime.ops.reduction_ops import reduce_any
-from autograph_py.runtime.tensor import Tensor, is_symbolic
+from autograph_py.runtime.operators.backends import backend_for, backend_for_any
+from autograph_py.runtime.operators.truth import as_condition, truth_value
+from autograph_py.runtime.tensor import Tensor
 
 
 def _value(operand):
@@ -38,9 +37,10 @@ def and_(*operands, test=False):
     if not rest:
         return value
     decider = as_condition(value)
-    if is_symbolic(decider):
-        return cond(truth(decider), lambda: _result(and_(*rest, test=test), test),
-                    lambda: _result(value, test), names=("the value of `and`",))
+    backend = backend_for(decider)
+    if backend is not None:
+        return backend.cond(decider, lambda: _result(and_(*rest, test=test), test),
+                            lambda: _result(value, test), ("the value of `and`",))
     return and_(*rest, test=test) if decider else value
 
 
@@ -50,9 +50,11 @@ def or_(*operands, test=False):
     if not rest:
         return value
     decider = as_condition(value)
-    if is_symbolic(decider):
-        return cond(truth(decider), lambda: _result(value, test),
-                    lambda: _result(or_(*rest, test=test), test), names=("the value of `or`",))
+    backend = backend_for(decider)
+    if backend is not None:
+        return backend.cond(decider, lambda: _result(value, test),
+                            lambda: _result(or_(*rest, test=test), test),
+                            ("the value of `or`",))
     return value if decider else or_(*rest, test=test)
 
 
@@ -64,9 +66,8 @@ def _result(value, test):
 
 def not_(value):
     value = as_condition(value)
-    if is_symbolic(value):
-        return logical_not(truth(value))
-    return not value
+    backend = backend_for(value)
+    return backend.not_(value) if backend is not None else not value
 
 
 _COMPARISONS = {
@@ -77,11 +78,10 @@ _COMPARISONS = {
 
 
 def _contains(container, item):
-    """`item in container`; staged as "any element equals `item`" when either is symbolic
-    (Python's `in` would ask `bool()` of a symbolic comparison)."""
-    if is_symbolic(container) or is_symbolic(item):
-        return reduce_any(equal(container, item))
-    return item in container
+    """`item in container`; staged as "any element equals `item`" when either is staged
+    (Python's `in` would ask `bool()` of a staged comparison)."""
+    backend = backend_for_any((container, item))
+    return backend.contains(container, item) if backend is not None else item in container
 
 
 def compare_chain(left, *ops_and_thunks):

@@ -5,14 +5,15 @@ Contract: `truth(value)` returns `value` itself when it is a bool tensor; a nume
 tensor becomes `value != 0` (Python's `bool` of a number), so `if n % 2:` stages exactly
 as Python runs it. Other dtypes (strings) are a TypeError that names the dtype. Shape
 checks stay with the control-flow ops (a condition must be a scalar).
-`truth_value(value)` is what a test sees of any value: `truth` of a symbolic one, else
-Python's `bool` (an eager tensor must hold a single value).
+`truth_value(value)` is what a test sees of any value: the staging backend's truth of a
+staged one (backends.py), else Python's `bool` (an eager tensor must hold a single value).
 `as_condition(value)` is what a value stands for as a condition before dispatch: a
 `TensorList` (a list a staged loop resized) is its length > 0, as Python's truth of a
 list, a bool tensor unless the length is known while tracing; other values are
 themselves. `truth` and `truth_value` apply it.
 """
 
+from autograph_py.runtime.operators.backends import backend_for
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.ops.math_ops import greater, not_equal
 from autograph_py.runtime.tensor import is_symbolic
@@ -38,4 +39,5 @@ def truth(value):
 
 def truth_value(value):
     value = as_condition(value)
-    return truth(value) if is_symbolic(value) else bool(value)
+    backend = backend_for(value)
+    return backend.truth(value) if backend is not None else bool(value)
