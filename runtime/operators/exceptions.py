@@ -11,20 +11,21 @@ is a ValueError while tracing or running, the same in every mode.
 """
 
 from autograph_py.runtime.control_flow import check_predicate
-from autograph_py.runtime.operators.truth import as_condition, truth
-from autograph_py.runtime.ops.check_ops import Assert
-from autograph_py.runtime.tensor import Tensor, is_symbolic
+from autograph_py.runtime.operators.backends import backend_for
+from autograph_py.runtime.operators.truth import as_condition
+from autograph_py.runtime.tensor import Tensor
 
 
 def assert_stmt(test, msg_thunk, source=None):
     test = as_condition(test)
     if isinstance(test, Tensor) and test.shape.rank != 0:
         check_predicate(test, "assert")
-    if is_symbolic(test):
+    backend = backend_for(test)
+    if backend is not None:
         message = msg_thunk() if msg_thunk is not None else None
         if source:
             message = source if message is None else f"{message} ({source})"
-        return Assert(truth(test), [message if message is not None else "condition is false"])
+        return backend.assert_(test, message if message is not None else "condition is false")
     if not test:
         raise AssertionError(msg_thunk()) if msg_thunk is not None else AssertionError()
     return None
