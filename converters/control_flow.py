@@ -63,7 +63,10 @@ class _Plan:
         return sorted(names & self.nonlocals), sorted(names & self.globals)
 
 
-def _plan(node, function_scope, enclosing):
+def _plan(node, function_scope, outer):
+    """`outer`: names whose binding is seen from outside the statement's closures: after
+    the function returns (global, nonlocal), by a nested function whenever it runs, or by
+    the get_state of an enclosing statement carrying them, at the end of its block."""
     modified = (anno.getanno(node, anno.Static.BODY_SCOPE).modified |
                 anno.getanno(node, anno.Static.ORELSE_SCOPE).modified)
     if isinstance(node, gast.While):  # its test runs in a closure too (walrus)
@@ -71,11 +74,6 @@ def _plan(node, function_scope, enclosing):
     live_in = anno.getanno(node, anno.Static.LIVE_VARS_IN)
     live_out = anno.getanno(node, anno.Static.LIVE_VARS_OUT)
     names = {qn for qn in modified if not qn.is_composite}
-    # Names whose binding is seen from outside the statement's closures: after the
-    # function returns (global, nonlocal), by a nested function whenever it runs, or by
-    # the get_state of an enclosing statement carrying them, at the end of its block.
-    outer = (function_scope.globals | function_scope.nonlocals | function_scope.captured |
-             enclosing)
     # A name the head binds (`if (n := f()):`, a `while` test) that a block reads
     # carries the head's value into the block: the head and the block are different
     # scopes (a `while` test runs in a closure too), so it must be nonlocal in them.
@@ -128,27 +126,48 @@ def _own_expressions(stmt):
 class _Planner(traversal.NodeVisitor):
     """Plans every statement, then marks loads that may see an Undefined."""
 
-    def __init__(self):
+    def __init__(self, tree):
         self.plans = {}
         self.scopes = []
         self.undefined = []
         self.enclosing = []  # per function: names the statements around this one carry
+        self.outside = []  # per function: names whose binding is seen after it returns
+        self.calls = []  # per function: its Static.CALLS
+        self.callers = _thunk_callers(tree)
 
     def visit_FunctionDef(self, node):
-        self.scopes.append(anno.getanno(node, anno.Static.SCOPE))
+        scope = anno.getanno(node, anno.Static.SCOPE)
+        self.outside.append(scope.globals | self._observed_nonlocals(node, scope) |
+                            scope.captured)
+        self.calls.append(anno.getanno(node, anno.Static.CALLS))
+        self.scopes.append(scope)
         self.undefined.append(set())
         self.enclosing.append(frozenset())
         self.generic_visit(node)
         self.enclosing.pop()
         _mark_loads(node.body, self.undefined.pop())
         self.scopes.pop()
+        self.calls.pop()
+        self.outside.pop()
+
+    def _observed_nonlocals(self, node, scope):
+        """The names a function rebinds through `nonlocal` whose binding may be read after
+        it returns. A generated thunk runs only within the statement after it: what may
+        be read after it there (liveness.live_within), or what its own function exposes;
+        any other function may run anywhere."""
+        caller = self.callers.get(id(node))
+        live = caller and analysis.liveness.live_within(caller, self.calls[-1])
+        if live is None:
+            return scope.nonlocals
+        return scope.nonlocals & ({str(qn) for qn in live} | self.outside[-1] |
+                                  self.enclosing[-1])
 
     def visit_ClassDef(self, node):
         if not anno.hasanno(node, anno.Basic.SKIP_PROCESSING):
             self.generic_visit(node)
 
     def _statement(self, node):
-        plan = _plan(node, self.scopes[-1], self.enclosing[-1])
+        plan = _plan(node, self.scopes[-1], self.outside[-1] | self.enclosing[-1])
         self.plans[id(node)] = plan
         self.undefined[-1].update(plan.undefined)
         outer = self.enclosing[-1]
@@ -159,6 +178,25 @@ class _Planner(traversal.NodeVisitor):
             plan.block_locals[field] = _block_locals(getattr(node, field), plan, self.plans)
 
     visit_If = visit_For = visit_While = _statement
+
+
+def _thunk_callers(tree):
+    """{id(thunk def): the statement calling it}: the first statement after it, in its
+    block, that is not another thunk def (lazy_operands puts them there)."""
+    callers = {}
+    for node in traversal.walk(tree):
+        for field in ('body', 'orelse', 'finalbody'):
+            stmts = getattr(node, field, None)
+            if not isinstance(stmts, list):
+                continue
+            waiting = []
+            for stmt in stmts:
+                if isinstance(stmt, _FUNCTIONS) and anno.hasanno(stmt, anno.Basic.THUNK):
+                    waiting.append(stmt)
+                    continue
+                callers.update((id(thunk), stmt) for thunk in waiting)
+                waiting = []
+    return callers
 
 
 def _block_parts(stmts, staged, plain, closures):
@@ -386,6 +424,6 @@ class ControlFlowTransformer(Transformer):
 
 def transform(node, ctx):
     analysis.resolve(node)
-    planner = _Planner()
+    planner = _Planner(node)
     planner.visit(node)
     return ControlFlowTransformer(ctx, planner.plans).visit(node)

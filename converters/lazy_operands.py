@@ -44,7 +44,7 @@ import ast
 
 import gast
 from autograph_py.converters import analysis, anno, templates, traversal
-from autograph_py.converters.analysis import activity
+from autograph_py.converters.analysis import activity, liveness
 from autograph_py.converters.transformer import Transformer
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
@@ -223,14 +223,16 @@ class LazyOperandTransformer(Transformer):
 
     def _observed(self, stmt):
         """Names whose binding may be read after an operator of `stmt` runs: read by the
-        statement (its blocks included), live after it, or seen from outside the
-        function. None for a statement without liveness (made by this pass)."""
-        live = anno.getanno(stmt, anno.Static.LIVE_VARS_OUT)
-        if live is None or not self.functions:
+        statement (its blocks included), live after it unless its assignment rebinds
+        them, or seen from outside the function. None for a statement without liveness
+        (made by this pass)."""
+        if not self.functions:
             return None
         function = self.functions[-1]
-        reads = activity.block_scope([stmt], function.calls).read | live
-        return {str(qn) for qn in reads if not qn.is_composite} | function.outside
+        live = liveness.live_within(stmt, function.calls)
+        if live is None:
+            return None
+        return {str(qn) for qn in live if not qn.is_composite} | function.outside
 
     def _rebound(self, operands):
         """Plain names the operands rebind that may be read afterwards (sorted), or []: a

@@ -21,9 +21,10 @@ at its definition: whenever it runs, it reads (or rebinds) their current binding
 `Scope.captured` holds the names some nested function or lambda reads (not counting the
 thunks converters generate, `Basic.THUNK`, which only run within the statement that uses
 them): their value matters wherever the closure may run, so control flow carries them.
-`Scope.closure_writes` holds the names one only rebinds (`nonlocal`): only the binding
-matters there, so control flow keeps the one binding the closure shares, and liveness
-decides whether their value is carried.
+`Scope.closure_writes` holds the names one rebinds (`nonlocal`): control flow keeps the
+one binding the closure shares, and liveness decides whether their value is carried. A
+name a closure may or may not rebind (under an `if`, after a `return` that may come
+first) counts as read by it: converted, its staged statement carries the old value.
 Analysis state lives on the `_Annotator` of one `resolve` call: conversions may run in
 several threads at once.
 """
@@ -150,12 +151,15 @@ class _Collector(traversal.NodeVisitor):
             if n is not None:
                 self.visit(n)
 
-    def _import_closure(self, inner, deferred=True):
+    def _import_closure(self, inner, deferred=True, surely=frozenset()):
         """Reads and nonlocal writes of a nested scope, seen from this scope; `deferred`
-        when the nested code may run later (anything but a generated thunk)."""
+        when the nested code may run later (anything but a generated thunk). A name it
+        rebinds but not `surely` (on every path) counts as read too: converted, the
+        staged statement that may rebind it carries its old value."""
         local = inner.locals
-        free = {qn for qn in inner.read if str(qn.root) not in local}
         written = _writes(inner)
+        kept = {qn for qn in written if not qn.is_composite and str(qn) not in surely}
+        free = {qn for qn in inner.read | kept if str(qn.root) not in local}
         self.scope.read |= free
         self.scope.modified |= written
         if deferred:
@@ -173,7 +177,8 @@ class _Collector(traversal.NodeVisitor):
         self._visit_signature(node.args)
         if anno.hasanno(node, anno.Basic.THUNK):
             return  # its reads and writes count where it is called
-        self._import_closure(visible_function_effects(node, self.calls or {})[1])
+        self._import_closure(visible_function_effects(node, self.calls or {})[1],
+                             surely=_surely_bound(node))
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
@@ -254,6 +259,32 @@ def head_scope(node, calls=None):
     else:
         parts = [node]
     return block_scope(parts, calls)
+
+
+def _surely_bound(function):
+    """Names the function's body binds on every path: targets of its top-level
+    assignments that no `return` can skip."""
+    names = set()
+    for stmt in function.body:
+        if isinstance(stmt, (gast.Assign, gast.AnnAssign, gast.AugAssign)):
+            targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
+            names |= {n.id for t in targets for n in traversal.walk(t)
+                      if isinstance(n, gast.Name) and isinstance(n.ctx, gast.Store)}
+        elif _may_return(stmt):
+            break
+    return names
+
+
+def _may_return(stmt):
+    """Whether `stmt` holds a `return` of its own function (not of a nested one)."""
+    todo = [stmt]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, gast.Return):
+            return True
+        if not isinstance(node, _FUNCTIONS + (gast.Lambda, gast.ClassDef)):
+            todo.extend(traversal.children(node))
+    return False
 
 
 def _writes(scope):

@@ -3,7 +3,10 @@
 `resolve(graphs)` solves the backward dataflow problem on each CFG and annotates every
 statement of the function with `Static.LIVE_VARS_IN` (live before the statement runs)
 and `Static.LIVE_VARS_OUT` (live right after it completes), as frozensets of QNs.
+`live_within(stmt, calls)` answers, from those, what may be read after an expression
+inside `stmt` runs.
 """
+import gast
 from autograph_py.converters import anno
 from autograph_py.converters.analysis import activity
 
@@ -39,3 +42,18 @@ def resolve(graphs):
             anno.setanno(node.ast_node, anno.Static.LIVE_VARS_IN, live_in[node])
             anno.setanno(node.ast_node, anno.Static.LIVE_VARS_OUT,
                          frozenset().union(*(live_in[s] for s in following)))
+
+
+def live_within(stmt, calls=None):
+    """The symbols whose binding may be read after some expression of `stmt` runs (a lazy
+    operand, a generated function it calls): what `stmt` reads, and what is live after it
+    except what its assignment binds, last, from the value. None when `stmt` was made
+    after the analysis ran."""
+    live = anno.getanno(stmt, anno.Static.LIVE_VARS_OUT, None)
+    if live is None:
+        return None
+    if isinstance(stmt, (gast.Assign, gast.AnnAssign)) and stmt.value is not None:
+        targets = stmt.targets if isinstance(stmt, gast.Assign) else [stmt.target]
+        bound = activity.block_scope(targets).own
+        live = {qn for qn in live if str(qn.root) not in bound}
+    return frozenset(activity.block_scope([stmt], calls).read | live)

@@ -247,6 +247,68 @@ def return_from_a_nested_range(a, b):
     return w
 
 
+# --- names a helper rebinds through nonlocal -----------------------------------------
+
+
+def helper_binds_first(a):
+    def bind(p):
+        nonlocal v
+        v = p
+        return p
+    v = 0 if a > 0 else bind(a)  # v is dead after the branch that binds it through bind
+    return v
+
+
+def helper_rebinds_in_a_loop(xs):
+    def bind(p):
+        nonlocal v
+        v = p + 7
+    s = 0
+    for x in xs:
+        v = x  # the loop's binding of v is the one bind rebinds
+        bind(x)
+        s += v
+    return s
+
+
+def helper_may_rebind(a):
+    def maybe(p):
+        nonlocal v
+        if p > 1:  # v may keep its value: a staged `if` carries it
+            v = p
+    v = 0
+    i = 0
+    seen = []
+    while i < a:  # the list makes the loop probe an iteration first
+        maybe(i)
+        seen.append(i)
+        i += 1
+    j = 0
+    while j < a:
+        maybe(j)
+        j += 1
+    return i + j
+
+
+def helper_may_rebind_after_a_return(a):
+    def maybe(p):
+        nonlocal v
+        if p > 1:
+            return p
+        v = p
+        return v
+    v = 0
+    i = 0
+    while i < a:
+        maybe(i)
+        i += 1
+    k = 0
+    while k < a:
+        maybe(k)
+        k += 1
+    return i + k
+
+
 CASES = cases(
     (break_at_once, ([1, 2],)), (return_first, ([1, 2],)), (nested_enumerate, ([1, 2],)),
     (elif_return, (0,)), (elif_return, (3,)),
@@ -268,6 +330,10 @@ CASES = cases(
     (return_from_a_nested_for, (0, [1, 2, 3])),
     (return_from_a_nested_range, (3, 5)), (return_from_a_nested_range, (7, 2)),
     (return_from_a_nested_range, (-1, 5)),
+    (helper_binds_first, (1,)), (helper_binds_first, (-1,)),
+    (helper_rebinds_in_a_loop, ([1, 2],)), (helper_rebinds_in_a_loop, ([],)),
+    (helper_may_rebind, (3,)), (helper_may_rebind, (0,)),
+    (helper_may_rebind_after_a_return, (3,)), (helper_may_rebind_after_a_return, (0,)),
 )
 
 

@@ -6,7 +6,11 @@
 # outcome: crash
 # error: ValueError: tensor If:1 belongs to another graph; it cannot be an input of an op in this graph. Create all the ops of a computation in one graph.
 # inputs: [(0, 0, [])]
-# xfail: not fixed yet: a staged while whose test is a lowered `and` (walrus, then a helper rebinding v0) and whose body returns from a try gives "tensor If:1 belongs to another graph"
+# A staged while whose test is a lowered `and` (walrus, then a helper rebinding v0) and
+#   whose body returns from a try gave "tensor If:1 belongs to another graph": the `and`'s
+#   generated function carried v1 (its nonlocal) through its staged if, and read the tensor
+#   the loop's probe iteration left there. Fixed: a generated function's nonlocal is
+#   carried only when its caller may read it afterwards (liveness.live_within).
 def risky(p):
     raise ValueError(p)
 
