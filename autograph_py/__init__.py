@@ -3,11 +3,13 @@
 `import autograph_py as ag` gives the whole user-facing API: the runtime's tensors, ops,
 graphs, sessions, variables and gradient tape (re-exported from
 `autograph_py.runtime.public_api`), and the converter's entry points `to_code`,
-`to_graph`, `function`, `convert`, `do_not_convert`.
+`to_graph`, `function`, `convert`, `do_not_convert`; `ag.jax.jit` / `ag.jax.grad` for
+JAX users (converted code under `jax.jit`, docs/jax.md).
 """
 
 # `operators` is what converted code calls as `ag__`: importing it binds it for conversion.
 from autograph_py import config, converters, error_rewriting, operators, source_map, summary  # noqa: F401
+from autograph_py import jax  # noqa: F401  (ag.jax.jit / ag.jax.grad)
 from autograph_py.concrete_function import ConcreteFunction
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
 from autograph_py.converters.errors import ConversionError
@@ -27,6 +29,8 @@ _runtime_errors.add_library_dir(converters.__file__)
 _runtime_errors.set_location_resolver(source_map.lookup)
 # Dataset functions (map, filter, reduce) are converted like any user function.
 _data.set_caller(converted_call)
+# Converted code meeting a JAX tracer stages with lax (the row loads JAX only then).
+jax.register()
 
 
 

@@ -1,0 +1,135 @@
+"""JAX tracers as a staging backend (runtime/operators/backends.py): Python control flow
+over traced values under `jax.jit`, `jax.grad`, `jax.vmap`, lowered to `lax`.
+
+Contract: `JaxBackend` implements `backends.StagingBackend` for values that are JAX
+tracers (and the JAX stand-ins of iterables.py); concrete JAX arrays outside a trace are
+Python values and never reach it. What lowers to what:
+- `if` → `lax.cond` (branches.py); a ternary, `and`, `or` → `lax.cond` on their value;
+  `not` → `jnp.logical_not`; `x in a` → `jnp.any(a == x)`.
+- `while` → `lax.while_loop`, or a bounded `lax.scan` under `maximum_iterations`; `for`
+  over an array's rows, or `enumerate`/`zip` of arrays → `lax.scan` (with `lax.cond` per
+  step when a `break`/`return` may stop it); `for` over `range` with a traced bound →
+  `lax.while_loop` (loops.py). So `jax.grad` works through every loop with a static trip
+  count.
+- `assert` on a traced value → a host callback that raises when the program runs (the
+  error surfaces as JAX's runtime error carrying the message).
+- builtins: `range`/`enumerate`/`zip` with traced arguments → the lazy objects of
+  iterables.py; `len` of a traced range; `int`/`float` → `astype(int32/float32)`;
+  `min`/`max` → `jnp.minimum`/`jnp.maximum` (of one array: over its first axis); `sum` →
+  `jnp.sum` over the first axis; `bool` → the truth as a bool array. `abs` and `len` of
+  an array are JAX's own.
+The errors are our staging's, naming the user's variable (docs/jax.md lists them).
+"""
+
+import builtins
+
+import jax
+import jax.numpy as jnp
+from autograph_py.runtime.ops.check_ops import failure_message
+from autograph_py.runtime.xla.staging import branches, iterables, loops, values
+
+
+def _cast(dtype, builtin):
+    def overload(x, *args, **kwargs):
+        if args or kwargs:
+            return builtin(x, *args, **kwargs)
+        return jnp.asarray(x).astype(dtype)
+
+    return overload
+
+
+def _extreme(reduce, pairwise):
+    def overload(*args):
+        if builtins.len(args) == 1:
+            return reduce(jnp.asarray(args[0]), axis=0)
+        result = args[0]
+        for value in args[1:]:
+            result = pairwise(result, value)
+        return result
+
+    return overload
+
+
+def _sum(iterable, start=0):
+    total = jnp.sum(jnp.asarray(iterable), axis=0)
+    return total if isinstance(start, int) and start == 0 else total + start
+
+
+def _len(value):
+    return value.size() if isinstance(value, iterables.Range) else builtins.len(value)
+
+
+def _bool(value):
+    return values.truth(value, "bool()")
+
+
+_OVERLOADS = {
+    "len": _len, "range": iterables.Range, "enumerate": iterables.Enumerate,
+    "zip": iterables.Zip, "int": _cast(jnp.int32, builtins.int),
+    "float": _cast(jnp.float32, builtins.float), "min": _extreme(jnp.min, jnp.minimum),
+    "max": _extreme(jnp.max, jnp.maximum), "sum": _sum, "bool": _bool,
+}
+
+
+class JaxBackend:
+    name = "jax"
+    if_stmt = staticmethod(branches.if_stmt)
+    loop = staticmethod(loops.loop)
+
+    def truth(self, value):
+        return values.truth(value)
+
+    def not_(self, value):
+        return jnp.logical_not(values.truth(value, "the operand of `not`"))
+
+    def iterable(self, value):
+        return iterables.as_iterable(value)
+
+    def for_stmt(self, staged, extra_test, body, get_state, set_state, symbol_names, opts):
+        index = 0
+
+        def get_loop_state():
+            return (index, *get_state())
+
+        def set_loop_state(state):
+            nonlocal index
+            index = state[0]
+            set_state(tuple(state[1:]))
+
+        def test():
+            has_item = staged.has_item(index)
+            return has_item if extra_test is None else has_item & values.truth(extra_test())
+
+        def loop_body():
+            nonlocal index
+            item = staged.item(index)
+            index = index + 1
+            body(item)
+
+        limit = opts.get("maximum_iterations")
+        bounds = [n for n in (staged.length, limit) if n is not None]
+        bound = min(bounds) if bounds else None
+        exact = bound if extra_test is None and bound is not None else None
+        loops.loop(test, loop_body, get_loop_state, set_loop_state,
+                   ("<for loop index>", *symbol_names),
+                   {**opts, "maximum_iterations": bound if exact is None else None},
+                   exact=exact)
+
+    def stack(self, items):
+        return jnp.stack([jnp.asarray(item) for item in items])
+
+    def cond(self, pred, true_fn, false_fn, names):
+        return branches.cond_value(pred, true_fn, false_fn, names)
+
+    def contains(self, container, item):
+        return jnp.any(jnp.asarray(container) == item)
+
+    def assert_(self, test, message):
+        def check(ok):
+            if not ok:
+                raise AssertionError(failure_message(message))
+
+        jax.debug.callback(check, values.truth(test, "an `assert`"))
+
+    def builtin(self, name):
+        return _OVERLOADS.get(name)

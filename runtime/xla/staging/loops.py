@@ -1,0 +1,179 @@
+"""Staged `while` and `for` loops under a JAX trace: `lax.while_loop` and `lax.scan`.
+
+Contract:
+- `loop(test, body, get_state, set_state, symbol_names, opts, condition)`: `while test():
+  body()` as one loop carrying the symbols' array and number values, rotated as our graph
+  loops are (the test runs exactly as often as in Python, `condition` is its first value).
+  With `maximum_iterations` (static) it is a `lax.scan` of that many steps whose body runs
+  under `lax.cond` while the test holds, so `jax.grad` differentiates through it; without,
+  `lax.while_loop` (forward mode only, as JAX's own).
+- `for_stmt(staged, extra_test, body, ...)`: a `for` over a staged iterable (iterables.py).
+  A static length and no early stop is a `lax.scan` of exactly that many steps; a static
+  length with a `break`/`return` (an `extra_test`) a bounded scan as above; a length known
+  only when the program runs (a traced `range` bound) a `lax.while_loop`.
+- Symbols the loop assigns before it reads them (temporaries, `retval_`) start as zeros
+  of the spec one probe iteration finds (`jax.eval_shape`: the body's Python side effects
+  run once more while tracing). Reading such a symbol after a loop that ran no iteration
+  fails when the program runs, as Python's UnboundLocalError would (a host callback).
+- Errors name the symbol: read by the loop before the loop defines it; a dtype or shape
+  that changes across iterations; a Python list the loop resizes (static shapes: build an
+  array with `.at[i].set`); a non-array value the loop replaces.
+"""
+
+import jax
+import jax.numpy as jnp
+from autograph_py.runtime import nest
+from autograph_py.runtime.operators import state as state_lib
+from autograph_py.runtime.operators.undefined import (
+    Undefined,
+    UndefinedReturnValue,
+    UndefinedSymbolError,
+)
+from autograph_py.runtime.xla import lax_control
+from autograph_py.runtime.xla.staging import values
+
+_UNASSIGNED = (Undefined, UndefinedReturnValue)
+
+
+def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, exact=None):
+    """`exact`: the static trip count of a loop that never stops early (then `test` is
+    not called: a `for` without `break` over a static length)."""
+    if exact == 0:
+        return  # the body never runs: every symbol keeps its value, unbound ones too
+    if condition is None and exact is None:
+        condition = test()
+    before = get_state()
+    entry = _entry_state(test, body, get_state, set_state, symbol_names)
+    flat = nest.flatten(entry)
+    names = state_lib.leaf_names(entry, symbol_names)
+    carried = [i for i, v in enumerate(flat) if values.is_carried(v)]
+
+    def restore(carried_values):
+        leaves = list(flat)
+        for i, value in zip(carried, carried_values):
+            leaves[i] = value
+        set_state(nest.pack_sequence_as(entry, leaves))
+
+    def iteration(carried_values):
+        restore(carried_values)
+        body()
+        next_condition = None if exact is not None else values.truth(
+            test(), "a loop's condition")
+        end = get_state()
+        _check_iteration(entry, end, flat, carried, names, symbol_names)
+        end_flat = nest.flatten(end)
+        return next_condition, [values.as_array(end_flat[i]) for i in carried]
+
+    start = [values.as_array(flat[i]) for i in carried]
+    if exact is not None:
+        results = lax_control.fori_loop(exact, lambda i, c: iteration(c)[1], start)
+    else:
+        first = values.truth(condition, "a loop's condition")
+
+        def step(carry):
+            next_condition, carried_values = iteration(carry[1])
+            return next_condition, carried_values
+
+        _, results = lax_control.while_loop(lambda carry: carry[0], step, (first, start),
+                                            opts.get("maximum_iterations"))
+    restore(results)
+    unbound = [symbol_names[i] for i, v in enumerate(before) if type(v) is Undefined
+               and not isinstance(entry[i], Undefined)]
+    if unbound and exact is None:
+        _require_an_iteration(values.truth(condition), unbound)
+
+
+def _check_iteration(entry, end, flat, carried, names, symbol_names):
+    for before, after, name in zip(entry, end, symbol_names):
+        shown = state_lib.describe_symbol(name)
+        if isinstance(before, list) and isinstance(after, list) and len(before) != len(after):
+            raise ValueError(
+                f"'{shown}' is a Python list that the loop resizes; the loop is staged with "
+                "lax (its condition or iterable is a JAX tracer) and JAX arrays have static "
+                f"shapes: make '{shown}' an array of its final size before the loop "
+                f"(jnp.zeros(n)) and set items with {shown} = {shown}.at[i].set(value)")
+        state_lib.check_same_structure(before, after, name, "after a loop iteration")
+    end_flat = nest.flatten(end)
+    for i, (before, after) in enumerate(zip(flat, end_flat)):
+        if i in carried:
+            if not values.is_carried(after):
+                raise TypeError(f"'{names[i]}' is {state_lib.describe(after)} after a loop "
+                                "iteration but an array or number before the loop")
+            sa, sb = values.spec(before), values.spec(after)
+            if sa != sb:
+                raise TypeError(
+                    f"'{names[i]}' is {values.describe(sa)} before the loop and "
+                    f"{values.describe(sb)} after an iteration; a loop staged with lax "
+                    "must keep each variable's dtype and shape (cast it, e.g. write 0.0 "
+                    "for a float, or give it its final shape before the loop)")
+        elif after is not before:
+            raise TypeError(
+                f"'{names[i]}' is {state_lib.describe(before)} before the loop and "
+                f"{state_lib.describe(after)} after an iteration; a loop staged with lax can "
+                "only change variables that hold an array or a number before it")
+
+
+def _require_an_iteration(first_condition, names):
+    def check(ran):
+        if not ran:
+            raise UnboundLocalError(
+                f"local variable '{names[0]}' is used after a staged loop that ran no "
+                f"iteration, so it was never assigned (define '{names[0]}' before the loop)")
+
+    jax.debug.callback(check, first_condition)
+
+
+def _entry_state(test, body, get_state, set_state, symbol_names):
+    """The state now, except that symbols the loop assigns before reading them start as
+    zeros of the spec a probe iteration gives them."""
+    entry = get_state()
+    while True:
+        unknown = [i for i, v in enumerate(entry) if isinstance(v, _UNASSIGNED)]
+        if not unknown:
+            return entry
+        learnt = _probe(test, body, get_state, set_state, entry, unknown)
+        if not learnt:
+            return entry
+        entry = tuple(nest.map_structure(_zeros_of_spec, learnt[i]) if i in learnt else v
+                      for i, v in enumerate(entry))
+
+
+def _zeros_of_spec(value):
+    if isinstance(value, jax.ShapeDtypeStruct):
+        return jnp.zeros(value.shape, value.dtype)
+    return value
+
+
+def _probe(test, body, get_state, set_state, entry, unknown):
+    flat = nest.flatten(entry)
+    carried = [i for i, v in enumerate(flat) if values.is_carried(v)]
+    undefined = {v.symbol_name for v in entry if isinstance(v, Undefined)}
+    learnt = {}
+
+    def one_iteration(*carried_values):
+        leaves = list(flat)
+        for i, value in zip(carried, carried_values):
+            leaves[i] = value
+        set_state(nest.pack_sequence_as(entry, leaves))
+        try:
+            body()
+            test()
+        except UndefinedSymbolError as e:
+            if e.symbol_name in undefined:
+                raise ValueError(
+                    f"'{e.symbol_name}' must be defined before the loop: the loop is staged "
+                    "with lax (its condition is a JAX tracer) and reads "
+                    f"'{e.symbol_name}' before assigning it") from e
+            raise
+        after = get_state()
+        for i in unknown:
+            if not isinstance(after[i], _UNASSIGNED):
+                # Specs only: the probe's tracers must not outlive it.
+                learnt[i] = nest.map_structure(
+                    lambda v: jax.ShapeDtypeStruct(*values.spec(v))
+                    if values.is_carried(v) else v, after[i])
+
+    jax.eval_shape(one_iteration, *[jax.ShapeDtypeStruct(*values.spec(flat[i]))
+                                    for i in carried])
+    set_state(entry)
+    return learnt
