@@ -8,8 +8,8 @@ JAX users (converted code under `jax.jit`, docs/jax.md).
 """
 
 # `operators` is what converted code calls as `ag__`: importing it binds it for conversion.
-from autograph_py import config, converters, error_rewriting, operators, source_map, summary  # noqa: F401
-from autograph_py import jax  # noqa: F401  (ag.jax.jit / ag.jax.grad)
+# `jax` is ag.jax.jit / ag.jax.grad (it imports JAX only when used).
+from autograph_py import config, converters, error_rewriting, jax, operators, source_map, summary  # noqa: F401,E501
 from autograph_py.concrete_function import ConcreteFunction
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
 from autograph_py.converters.errors import ConversionError
