@@ -6,6 +6,8 @@
 - function: `ag.function(fn)` on eager tensors (trace once, run the compiled graph).
 - jit_compile: `ag.function(fn, jit_compile=True)` on eager tensors (XLA through JAX);
   not in MODES: the corpus and the staging tests add it where they run (JIT_MODES).
+- jax: `jax.jit(ag.to_graph(fn))` on JAX arrays (numbers and numeric lists become
+  traced arrays; other arguments are closed over): the JAX staging backend.
 
 `run_mode(mode, fn, args)` returns the result as numpy values (nested structures kept),
 or raises what the mode raised.
@@ -49,7 +51,32 @@ def to_numpy(value):
     return value
 
 
+def _is_numeric(value):
+    return isinstance(value, (bool, int, float)) or (
+        isinstance(value, list) and value and all(isinstance(v, (int, float)) for v in value))
+
+
+def run_jax(fn, args):
+    """`jax.jit(ag.to_graph(fn))` over the numeric arguments as JAX arrays."""
+    import jax  # noqa: PLC0415  (the [xla] extra)
+    import jax.numpy as jnp  # noqa: PLC0415
+
+    traced = [i for i, a in enumerate(args) if _is_numeric(a)]
+    converted = ag.to_graph(fn)
+
+    def call(*arrays):
+        full = list(args)
+        for i, array in zip(traced, arrays):
+            full[i] = array
+        return converted(*full)
+
+    result = jax.jit(call)(*[jnp.asarray(args[i]) for i in traced])
+    return jax.tree_util.tree_map(np.asarray, result)
+
+
 def run_mode(mode, fn, args):
+    if mode == "jax":
+        return run_jax(fn, args)
     if mode == "python":
         return ag.to_graph(fn)(*args)
     if mode == "eager":

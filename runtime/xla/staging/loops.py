@@ -8,7 +8,9 @@ Contract:
   under `lax.cond` while the test holds, so `jax.grad` differentiates through it; without,
   `lax.while_loop` (forward mode only, as JAX's own).
 - `for_stmt(staged, extra_test, body, ...)`: a `for` over a staged iterable (iterables.py).
-  A static length and no early stop is a `lax.scan` of exactly that many steps; a static
+  A static length and no early stop is a `lax.scan` of exactly that many steps (a Python
+  list the body appends to then grows by the items of every step, stacked as the scan's
+  outputs and unstacked after it: a list of static length, as in Python); a static
   length with a `break`/`return` (an `extra_test`) a bounded scan as above; a length known
   only when the program runs (a traced `range` bound) a `lax.while_loop`.
 - Symbols the loop assigns before it reads them (temporaries, `retval_`) start as zeros
@@ -31,6 +33,7 @@ from autograph_py.runtime.operators.undefined import (
 )
 from autograph_py.runtime.xla import lax_control
 from autograph_py.runtime.xla.staging import values
+from jax import lax
 
 _UNASSIGNED = (Undefined, UndefinedReturnValue)
 
@@ -59,19 +62,28 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, e
         body()
         next_condition = None if exact is not None else values.truth(
             test(), "a loop's condition")
-        end = get_state()
+        end, appended = get_state(), {}
+        if exact is not None:
+            end, appended = _split_appends(entry, end)
         _check_iteration(entry, end, flat, carried, names, symbol_names)
         end_flat = nest.flatten(end)
-        return next_condition, [values.as_array(end_flat[i]) for i in carried]
+        return next_condition, [values.as_array(end_flat[i]) for i in carried], appended
 
     start = [values.as_array(flat[i]) for i in carried]
     if exact is not None:
-        results = lax_control.fori_loop(exact, lambda i, c: iteration(c)[1], start)
+        def scan_step(carry, _):
+            _, carried_values, appended = iteration(carry)
+            return carried_values, nest.map_structure(values.as_array, appended)
+
+        results, appended = lax.scan(scan_step, start, None, length=exact)
+        restore(results)
+        set_state(_with_appends(get_state(), appended, exact))
+        return
     else:
         first = values.truth(condition, "a loop's condition")
 
         def step(carry):
-            next_condition, carried_values = iteration(carry[1])
+            next_condition, carried_values, _ = iteration(carry[1])
             return next_condition, carried_values
 
         _, results = lax_control.while_loop(lambda carry: carry[0], step, (first, start),
@@ -79,8 +91,28 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, e
     restore(results)
     unbound = [symbol_names[i] for i, v in enumerate(before) if type(v) is Undefined
                and not isinstance(entry[i], Undefined)]
-    if unbound and exact is None:
+    if unbound:
         _require_an_iteration(values.truth(condition), unbound)
+
+
+def _split_appends(entry, end):
+    """`end` with each list cut back to its length before the loop, and the items an
+    iteration appended to it, by symbol index (a loop of static trip count only: tracing
+    one iteration fixes how many items every iteration appends)."""
+    end, appended = list(end), {}
+    for i, (before, after) in enumerate(zip(entry, end)):
+        if isinstance(before, list) and isinstance(after, list) and len(after) > len(before):
+            end[i], appended[i] = after[:len(before)], after[len(before):]
+    return tuple(end), appended
+
+
+def _with_appends(state, appended, steps):
+    """The lists of `state` extended by the items each of the `steps` iterations appended
+    (`appended[i][j]` stacks item j of every iteration), in Python's order."""
+    state = list(state)
+    for i, stacked in appended.items():
+        state[i] = state[i] + [item[step] for step in range(steps) for item in stacked]
+    return tuple(state)
 
 
 def _check_iteration(entry, end, flat, carried, names, symbol_names):
