@@ -15,7 +15,8 @@ class Basic(enum.Enum):
     SKIP_PROCESSING = 'converters leave this node and its children as they are'
     EXTRA_LOOP_TEST = 'expression that must stay true for a loop to keep iterating'
     LOOP_OPTIONS = 'keywords from set_loop_options, for the loop opts dict'
-    MAY_BE_UNDEFINED = 'a load of a name that may still hold an ag__.Undefined'
+    MAY_BE_UNDEFINED = ("a load of a name that may still hold an ag__.Undefined: 'local', "
+                        "or 'free' in a closure (Python raises NameError there)")
     THUNK = 'generated lambda or function that only runs within the statement using it'
     BREAK_LOWERED = 'a loop whose break became a flag: it may end although its test is true'
 

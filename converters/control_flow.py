@@ -145,7 +145,10 @@ class _Planner(traversal.NodeVisitor):
         self.enclosing.append(frozenset())
         self.generic_visit(node)
         self.enclosing.pop()
-        _mark_loads(node.body, self.undefined.pop())
+        sentinels = _sentinel_names(node)
+        undefined = self.undefined.pop()
+        _mark_loads(node.body, undefined, sentinels)
+        _mark_closure_loads(node, undefined | sentinels)
         self.scopes.pop()
         self.calls.pop()
         self.outside.pop()
@@ -243,20 +246,66 @@ def _block_locals(stmts, plan, plans):
     return sorted(needed - plan.nonlocals - plan.globals - bound)
 
 
-def _mark_loads(stmts, undefined):
-    if not undefined:
+def _mark_loads(stmts, undefined, sentinels):
+    """Marks the loads in the function's own statements that may see an Undefined: of
+    `undefined` names where they are not surely bound, of `sentinels` (bound to one by an
+    earlier pass, which the analysis counts as a binding) everywhere."""
+    if not undefined and not sentinels:
         return
     for stmt in stmts:
         if isinstance(stmt, _FUNCTIONS):
-            continue  # its own scope, marked on its own
+            continue  # its own scope: _mark_closure_loads
         defined = anno.getanno(stmt, anno.Static.DEFINED_VARS_IN, frozenset())
         for expr in _own_expressions(stmt):
             for n in traversal.walk(expr):
                 if (isinstance(n, gast.Name) and isinstance(n.ctx, gast.Load) and
-                        n.id in undefined and n.id not in defined):
-                    anno.setanno(n, anno.Basic.MAY_BE_UNDEFINED, True)
+                        (n.id in undefined and n.id not in defined or n.id in sentinels)):
+                    anno.setanno(n, anno.Basic.MAY_BE_UNDEFINED, 'local')
         for field in ('body', 'orelse', 'finalbody', 'handlers', 'cases'):
-            _mark_loads(getattr(stmt, field, []), undefined)
+            _mark_loads(getattr(stmt, field, []), undefined, sentinels)
+
+
+def _mark_closure_loads(function, names):
+    """Marks the loads of `names` (which `function` may leave holding an Undefined) in
+    the functions and lambdas nested in it, wherever they are not shadowed: a closure
+    may run before the name is bound, where Python raises NameError ('free'). A
+    generated thunk runs within the statement that uses it: its loads are the
+    function's own ('local'), and its lambdas are marked with the statement."""
+    todo = [(child, names, None) for child in traversal.children(function)]
+    while todo:
+        node, visible, kind = todo.pop()
+        if isinstance(node, _FUNCTIONS + (gast.Lambda,)):
+            thunk = anno.hasanno(node, anno.Basic.THUNK)
+            if thunk and kind is None and isinstance(node, gast.Lambda):
+                inner_kind = None
+            else:
+                inner_kind = 'local' if thunk and kind != 'free' else 'free'
+            visible = visible - anno.getanno(node, anno.Static.SCOPE).locals
+            todo += [(child, visible, inner_kind) for child in traversal.children(node)
+                     if visible]
+            continue
+        if (kind and isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load) and
+                node.id in visible):
+            anno.setanno(node, anno.Basic.MAY_BE_UNDEFINED, kind)
+        todo += [(child, visible, kind) for child in traversal.children(node)]
+
+
+def _sentinel_names(function):
+    """Names an earlier pass binds to `ag__.Undefined` in `function`'s own code
+    (lazy_operands does, for a name only a moved `:=` binds)."""
+    names, todo = set(), list(function.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _FUNCTIONS + (gast.Lambda, gast.ClassDef)):
+            continue
+        if (isinstance(node, gast.Assign) and isinstance(node.value, gast.Call) and
+                isinstance(node.value.func, gast.Attribute) and
+                node.value.func.attr == 'Undefined' and
+                isinstance(node.value.func.value, gast.Name) and
+                node.value.func.value.id == 'ag__'):
+            names.update(t.id for t in node.targets if isinstance(t, gast.Name))
+        todo += traversal.children(node)
+    return names
 
 
 def _symbol_names(state, namer):

@@ -2,7 +2,9 @@
 
 Control flow marks those loads (`Basic.MAY_BE_UNDEFINED`) while it introduces the
 `Undefined` sentinels; this pass wraps them so reading an unbound name fails with the
-name in the message. Every other load stays bare.
+name in the message, as Python fails: a function's own load as `ag__.ld(x)`
+(UnboundLocalError), a closure's (the mark says 'free') as `ag__.ld(x, free=True)`
+(NameError). Every other load stays bare.
 """
 import gast
 from autograph_py.converters import anno, templates
@@ -11,10 +13,12 @@ from autograph_py.converters.transformer import Transformer
 
 class VariableTransformer(Transformer):
     def visit_Name(self, node):
-        if anno.hasanno(node, anno.Basic.MAY_BE_UNDEFINED) and isinstance(node.ctx,
-                                                                          gast.Load):
-            return templates.replace_as_expression('ag__.ld(x)', x=node.id)
-        return node
+        kind = anno.getanno(node, anno.Basic.MAY_BE_UNDEFINED)
+        if kind is None or not isinstance(node.ctx, gast.Load):
+            return node
+        if kind == 'free':
+            return templates.replace_as_expression('ag__.ld(x, free=True)', x=node.id)
+        return templates.replace_as_expression('ag__.ld(x)', x=node.id)
 
 
 def transform(node, ctx):

@@ -5,7 +5,9 @@ Contract:
   pass it around (into `get_state`/`set_state`, through operators), but any other use
   (attribute access, arithmetic, comparison, `bool`, iteration, calling, indexing,
   `str`) raises `UndefinedSymbolError`, an `UnboundLocalError` naming the symbol.
-- `ld(value)` returns `value`, or raises that error when it is an `Undefined`.
+- `ld(value)` returns `value`, or raises that error when it is an `Undefined`;
+  `ld(value, free=True)`, a closure's load, raises `UndefinedFreeVariableError`, a
+  `NameError` with Python's message for a free variable not bound yet.
 - `ldu(load, name)` returns `load()`, or `Undefined(name)` when the dict item or
   attribute `name` it reads does not exist yet (`get_state` reads `d['k']`, `obj.x`
   this way: a staged statement may be what creates them).
@@ -20,6 +22,15 @@ class UndefinedSymbolError(UnboundLocalError):
     def __init__(self, symbol_name):
         self.symbol_name = symbol_name
         super().__init__(f"local variable '{symbol_name}' is used before it is assigned")
+
+
+class UndefinedFreeVariableError(NameError):
+    """A closure read a variable of an enclosing function that holds an `Undefined`."""
+
+    def __init__(self, symbol_name):
+        self.symbol_name = symbol_name
+        super().__init__(f"cannot access free variable '{symbol_name}' where it is not "
+                         "associated with a value in enclosing scope")
 
 
 class Undefined:
@@ -61,10 +72,11 @@ for _name in _FORBIDDEN + tuple(f"__{p}{op}__" for op in _BINARY for p in ("", "
     setattr(Undefined, _name, _refuse)
 
 
-def ld(value):
-    """A load of a symbol that may be undefined."""
+def ld(value, free=False):
+    """A load of a symbol that may be undefined; `free` for a closure's load."""
     if isinstance(value, Undefined):
-        raise UndefinedSymbolError(value.symbol_name)
+        error = UndefinedFreeVariableError if free else UndefinedSymbolError
+        raise error(value.symbol_name)
     return value
 
 

@@ -341,6 +341,32 @@ def walrus_in_a_comprehension_of_a_lowered_operand(a):
     return r, c, v2
 
 
+# --- a closure reads a name the function has not bound yet: Python's NameError ---------
+
+
+def closure_reads_before_the_branch_binds(x):
+    def h():
+        return v
+    if x > 0:
+        try:
+            r = h()
+        except NameError:  # v is not bound yet, even in a staged branch
+            r = -1
+        v = x
+    else:
+        r = 0
+        v = 0
+    return r + v
+
+
+def closure_reads_a_name_one_branch_binds(x):
+    def h():
+        return v
+    if x > 0:
+        v = x
+    return h()
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -374,6 +400,7 @@ CASES = [
     (walrus_in_the_test_of_a_lowered_ternary, [(-1,), (2,)]),
     (unread_walrus_reads_itself_in_lowered_operators, [(0,), (1,), (3,)]),
     (walrus_in_a_comprehension_of_a_lowered_operand, [(0,), (2,)]),
+    (closure_reads_before_the_branch_binds, [(2,), (-2,)]),
 ]
 
 
@@ -394,6 +421,25 @@ def test_lambdas_made_in_a_loop_see_the_last_binding(n):
     # Python's closures share the loop variable: every getter returns its last value.
     assert ag.to_graph(lambdas_made_in_a_loop_see_the_last_binding)(n) == \
         lambdas_made_in_a_loop_see_the_last_binding(n)
+
+
+@pytest.mark.parametrize("mode", ("python", "eager"))
+def test_a_closure_reading_an_unbound_name_raises_pythons_name_error(mode):
+    assert_same(closure_reads_a_name_one_branch_binds(2),
+                run_mode(mode, closure_reads_a_name_one_branch_binds, (2,)))
+    with pytest.raises(NameError) as expected:
+        closure_reads_a_name_one_branch_binds(-2)
+    with pytest.raises(NameError) as converted:
+        run_mode(mode, closure_reads_a_name_one_branch_binds, (-2,))
+    # Python's error for a free variable: a NameError, not an UnboundLocalError.
+    assert not isinstance(converted.value, UnboundLocalError)
+    assert str(converted.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("mode", ("graph", "function"))
+def test_a_closure_reading_a_name_one_staged_branch_binds_is_the_staging_rule(mode):
+    with pytest.raises(ValueError, match="'v' is defined in only one branch of the `if`"):
+        run_mode(mode, closure_reads_a_name_one_branch_binds, (-2,))
 
 
 # --- list methods on a list the function does not own ---------------------------------
