@@ -10,7 +10,8 @@ as plain Python, then converted in each mode of `MODES`:
 - function: `ag.function(f)` with an int32 input signature (one trace), called on
             eager tensors.
 Each mode ends as one outcome: match, wrong (some input gave another answer), crash (an
-error that is not a documented rejection), hang (no answer within the time limit), or
+error that is not a documented rejection), hang (no answer within the time limit: see
+`hang_limit`), or
 rejected (an error that rejections.py recognizes as documented; only the staged modes,
 graph and function, may reject, since the others must be Python; a recognized error whose
 premise is false is a crash, "false rejection"). Results compare exactly: ints
@@ -26,6 +27,7 @@ import re
 import shutil
 import signal
 import tempfile
+import time
 import warnings
 
 import numpy as np
@@ -51,18 +53,41 @@ class OracleError(Exception):
     """The program fails (or hangs) as plain Python: it is not a valid test program."""
 
 
+# A mode may take this many times the oracle's time (eager tensors cost hundreds of
+# times what Python ints do), and never less than the floor (`seconds` of `run`):
+# converting and building a graph cost the same whatever the program computes.
+ORACLE_MULTIPLE = 1000
+# A hang that blocks (waits, sleeps) uses no CPU: the wall clock catches it, this many
+# times later than the CPU limit, so a loaded machine does not make a false one.
+WALL_FACTOR = 20
+
+
+def hang_limit(oracle_seconds, floor):
+    """The CPU seconds a mode may take on a program the oracle ran in `oracle_seconds`."""
+    return max(floor, ORACLE_MULTIPLE * oracle_seconds)
+
+
 @contextlib.contextmanager
 def time_limit(seconds):
+    """Raises Hang once the process has used `seconds` of CPU time (user + system), which
+    a machine busy with other work does not inflate as it does wall time, or after
+    WALL_FACTOR times as long on the wall clock."""
     def expire(signum, frame):
-        raise Hang(f"no result after {seconds} s")
+        clock = "CPU" if signum == signal.SIGPROF else "wall-clock"
+        limit = seconds if signum == signal.SIGPROF else seconds * WALL_FACTOR
+        raise Hang(f"no result after {limit:.3g} s of {clock} time")
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = {signum: signal.signal(signum, expire)
+                for signum in (signal.SIGPROF, signal.SIGALRM)}
+    signal.setitimer(signal.ITIMER_PROF, seconds)
+    signal.setitimer(signal.ITIMER_REAL, seconds * WALL_FACTOR)
     try:
         yield
     finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
         signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 @dataclasses.dataclass
@@ -118,14 +143,16 @@ def oracle(fn, inputs, seconds=1.0):
 
 
 def run(source, inputs, modes=MODES, seconds=3.0, path=None):
-    """The oracle's answers and each mode's outcome. Raises OracleError for an invalid
-    program."""
+    """The oracle's answers and each mode's outcome; a mode hangs after `hang_limit` CPU
+    seconds, `seconds` at least. Raises OracleError for an invalid program."""
     try:
         fn = load(source, path)
     except Exception as e:  # a SyntaxError, most likely: edits while minimizing may do that
         raise OracleError(describe(e)) from e
+    start = time.process_time()
     expected = oracle(fn, inputs)
-    return Report(expected, {mode: run_mode(mode, fn, source, inputs, expected, seconds)
+    limit = hang_limit(time.process_time() - start, seconds)
+    return Report(expected, {mode: run_mode(mode, fn, source, inputs, expected, limit)
                              for mode in modes})
 
 
