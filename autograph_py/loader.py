@@ -22,6 +22,7 @@ import types
 import gast
 
 from autograph_py import source_map
+from autograph_py.converters.gast_ast import gast_to_ast
 
 _counter = itertools.count()
 _FACTORY = "autograph_factory__"
@@ -49,7 +50,7 @@ def _without_def_time_expressions(node):
     args.kwarg = args.kwarg and _unannotated(args.kwarg)
     stripped = copy.copy(node)
     stripped.args, stripped.returns = args, None
-    return ast.unparse(gast.gast_to_ast(stripped))
+    return ast.unparse(gast_to_ast(stripped))
 
 
 def _unannotated(arg):

@@ -16,6 +16,7 @@ import threading
 
 import gast
 from autograph_py.converters.errors import ConversionError
+from autograph_py.converters.gast_ast import ast_to_gast
 
 # CPython 3.11 tracks the depth of the AST objects `ast.parse` builds in one counter per
 # interpreter (CPython issue gh-106905), so two threads parsing at once may fail with
@@ -56,7 +57,7 @@ def _parse(text, filename, line_offset=0):
         raise ConversionError(e.msg, filename, (e.lineno or 1) + line_offset,
                               e.offset) from e
     ast.increment_lineno(tree, line_offset)
-    return gast.ast_to_gast(tree)
+    return ast_to_gast(tree)
 
 
 def _unsupported(code, reason):

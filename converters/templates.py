@@ -28,6 +28,7 @@ import textwrap
 import gast
 from autograph_py.converters import anno, parser, traversal
 from autograph_py.converters.copier import copy_tree
+from autograph_py.converters.gast_ast import ast_to_gast
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
@@ -143,7 +144,7 @@ class _Replacer(traversal.NodeTransformer):
 
 @functools.cache
 def _parsed(template):
-    tree = gast.ast_to_gast(parser.parse_ast(textwrap.dedent(template)))
+    tree = ast_to_gast(parser.parse_ast(textwrap.dedent(template)))
     _strip_locations(tree)
     return tree
 

@@ -3,18 +3,51 @@
 
 Every converter walks the whole function several times, so the generic versions'
 per-field `getattr` and per-node method lookups were a large part of conversion time.
-Semantics are the standard library's.
+Semantics are the standard library's, with one exception: only the fields that can hold
+nodes worth entering are read (`child_fields`), so names, constants and the field-less
+contexts and operators (`Load`, `Add`, `Eq`, ...) are never yielded nor visited. A third
+of a tree's nodes are such leaves, nothing is under them, and no converter looks at one
+except through its parent (`node.ctx`).
 """
+import ast
+import types
+import typing
+
 import gast
 
 _AST = gast.AST
+# Field types that hold no node to enter: scalars, and the field-less node kinds.
+_LEAF_TYPES = (str, int, bool, bytes, object, type(None), ast.expr_context, ast.operator,
+               ast.cmpop, ast.boolop, ast.unaryop)
+# gast keeps ast's declared type (`str | None`) for a field it fills with a Name.
+_NAMES_DECLARED_AS_STR = {('ExceptHandler', 'name')}
+_CHILD_FIELDS = {}  # node class -> its fields that may hold nodes to enter
+
+
+def _holds_no_child(field_type):
+    if isinstance(field_type, (types.UnionType, types.GenericAlias)):
+        return all(_holds_no_child(t) for t in typing.get_args(field_type))
+    return field_type in _LEAF_TYPES
+
+
+def child_fields(node_class):
+    """The fields of `node_class` that may hold nodes to enter (all of them for a class
+    that does not declare its field types)."""
+    fields = _CHILD_FIELDS.get(node_class)
+    if fields is None:
+        declared = node_class.__dict__.get('_field_types') or {}
+        fields = _CHILD_FIELDS[node_class] = tuple(
+            f for f in node_class._fields
+            if f not in declared or not _holds_no_child(declared[f]) or
+            (node_class.__name__, f) in _NAMES_DECLARED_AS_STR)
+    return fields
 
 
 def children(node):
     """The direct child nodes of `node`, in field order."""
     fields = node.__dict__
     out = []
-    for field in node._fields:
+    for field in _CHILD_FIELDS.get(node.__class__) or child_fields(node.__class__):
         value = fields.get(field)
         if isinstance(value, _AST):
             out.append(value)
@@ -56,7 +89,7 @@ class NodeTransformer(gast.NodeTransformer):
     def generic_visit(self, node):
         fields = node.__dict__
         enters = self.enters
-        for field in node._fields:
+        for field in _CHILD_FIELDS.get(node.__class__) or child_fields(node.__class__):
             old = fields.get(field)
             if isinstance(old, list):
                 new = []

@@ -1,0 +1,190 @@
+"""Fast conversion between gast and the standard library's `ast`.
+
+`ast_to_gast(tree)` and `gast_to_ast(tree)` return the trees `gast.ast_to_gast` and
+`gast.gast_to_ast` return (same classes, fields, values and locations), several times
+faster: gast's translators go through `ast.NodeTransformer` with a dict comprehension
+and a `hasattr` per field of every node, which made printing a converted file cost as
+much as converting it. Here each node class gets its plan once (the target class, its
+fields and attributes) and nodes are filled through `__dict__`.
+
+What differs between the two trees on Python 3.8-3.11 (gast 0.7's rules, kept exactly):
+a parameter is an `ast.arg` but a `gast.Name` in the `Param` context; `Name` has
+`annotation` and `type_comment` in gast; an except handler's name is a `str` in ast and
+a `Name` in gast; gast's function and class definitions have `type_params`; gast drops
+an `Assign`'s `type_comment` on the way back; a gast node without an ast class (or the
+reverse) becomes None. Other Python versions use gast's own translators.
+"""
+import ast
+import functools
+import sys
+
+import gast
+
+_AST = ast.AST
+_LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
+
+
+def _copy_location(new, old):
+    """`ast.copy_location` (gast's special cases use it): a None start is not copied."""
+    fields = old.__dict__
+    for attr in _LOCATION:
+        if attr in fields:
+            value = fields[attr]
+            if value is not None or attr.startswith('end_'):
+                new.__dict__[attr] = value
+    return new
+
+
+class _Translator:
+    """One direction: nodes of the source module's classes into the `target` module's."""
+
+    def __init__(self, target, special):
+        self.target = target
+        self.special = special  # class name -> method(self, node) for gast's special cases
+        self.plans = {}  # source class -> function(node) -> new node
+
+    def value(self, value):
+        if isinstance(value, _AST):
+            return self.node(value)
+        if isinstance(value, list):
+            return [self.value(v) for v in value]
+        return value
+
+    def node(self, node):
+        plan = self.plans.get(node.__class__)
+        if plan is None:
+            special = self.special.get(node.__class__.__name__)
+            plan = self.plans[node.__class__] = (
+                self._generic_plan(node.__class__) if special is None else
+                lambda node: special(self, node))
+        return plan(node)
+
+    def generic(self, node):
+        """`node` translated field by field (what gast does without a special case)."""
+        return self._generic_plan(node.__class__)(node)
+
+    @functools.cache  # noqa: B019  (two translators live as long as the module)
+    def _generic_plan(self, source_class):
+        target_class = getattr(self.target, source_class.__name__, None)
+        if target_class is None:
+            return lambda node: None
+        names = source_class._fields + source_class._attributes
+        value = self.value
+
+        def generic(node):
+            fields = node.__dict__
+            new = target_class.__new__(target_class)
+            new_fields = new.__dict__
+            for name in names:
+                if name in fields:
+                    item = fields[name]
+                    if isinstance(item, (_AST, list)):
+                        item = value(item)
+                    new_fields[name] = item
+            return new
+
+        return generic
+
+    def build(self, target_class, node, **fields):
+        """A `target_class` node of `fields`, located as `node` (ast.copy_location)."""
+        new = target_class.__new__(target_class)
+        new.__dict__.update(fields)
+        return _copy_location(new, node)
+
+
+# --- ast -> gast ---------------------------------------------------------------------------
+
+def _to_gast_name(t, node):
+    return t.build(gast.Name, node, id=node.id, ctx=t.value(node.ctx), annotation=None,
+                   type_comment=None)
+
+
+def _to_gast_arg(t, node):
+    return t.build(gast.Name, node, id=node.arg, ctx=gast.Param(),
+                   annotation=t.value(node.annotation), type_comment=t.value(node.type_comment))
+
+
+def _to_gast_handler(t, node):
+    if not node.name:
+        return t.generic(node)
+    return t.build(gast.ExceptHandler, node, type=t.value(node.type),
+                   name=gast.Name(node.name, gast.Store(), None, None),
+                   body=t.value(node.body))
+
+
+def _to_gast_function(t, node):
+    return t.build(getattr(gast, type(node).__name__), node, name=node.name,
+                   args=t.value(node.args), body=t.value(node.body),
+                   decorator_list=t.value(node.decorator_list), returns=t.value(node.returns),
+                   type_comment=t.value(node.type_comment), type_params=[])
+
+
+def _to_gast_class(t, node):
+    return t.build(gast.ClassDef, node, name=node.name, bases=t.value(node.bases),
+                   keywords=t.value(node.keywords), body=t.value(node.body),
+                   decorator_list=t.value(node.decorator_list), type_params=[])
+
+
+# --- gast -> ast ---------------------------------------------------------------------------
+
+def _to_ast_name(t, node):
+    return t.build(ast.Name, node, id=node.id, ctx=t.value(node.ctx))
+
+
+def _to_ast_arg(t, node):
+    if node is None:
+        return None
+    return t.build(ast.arg, node, arg=node.id, annotation=t.value(node.annotation),
+                   type_comment=t.value(node.type_comment))
+
+
+def _to_ast_arguments(t, node):
+    new = ast.arguments.__new__(ast.arguments)
+    new.__dict__.update(
+        posonlyargs=[_to_ast_arg(t, a) for a in node.posonlyargs],
+        args=[_to_ast_arg(t, a) for a in node.args], vararg=_to_ast_arg(t, node.vararg),
+        kwonlyargs=[_to_ast_arg(t, a) for a in node.kwonlyargs],
+        kw_defaults=t.value(node.kw_defaults), kwarg=_to_ast_arg(t, node.kwarg),
+        defaults=t.value(node.defaults))
+    return new
+
+
+def _to_ast_handler(t, node):
+    if not node.name:
+        return t.generic(node)
+    return t.build(ast.ExceptHandler, node, type=t.value(node.type), name=node.name.id,
+                   body=t.value(node.body))
+
+
+def _to_ast_assign(t, node):
+    return t.build(ast.Assign, node, targets=t.value(node.targets), value=t.value(node.value))
+
+
+def _to_ast_function(t, node):
+    return t.build(getattr(ast, type(node).__name__), node, name=node.name,
+                   args=t.value(node.args), body=t.value(node.body),
+                   decorator_list=t.value(node.decorator_list), returns=t.value(node.returns),
+                   type_comment=t.value(node.type_comment))
+
+
+def _to_ast_class(t, node):
+    return t.build(ast.ClassDef, node, name=node.name, bases=t.value(node.bases),
+                   keywords=t.value(node.keywords), body=t.value(node.body),
+                   decorator_list=t.value(node.decorator_list))
+
+
+_TO_GAST = _Translator(gast, {
+    'Name': _to_gast_name, 'arg': _to_gast_arg, 'ExceptHandler': _to_gast_handler,
+    'FunctionDef': _to_gast_function, 'AsyncFunctionDef': _to_gast_function,
+    'ClassDef': _to_gast_class})
+_TO_AST = _Translator(ast, {
+    'Name': _to_ast_name, 'arguments': _to_ast_arguments, 'ExceptHandler': _to_ast_handler,
+    'Assign': _to_ast_assign, 'FunctionDef': _to_ast_function,
+    'AsyncFunctionDef': _to_ast_function, 'ClassDef': _to_ast_class})
+
+if (3, 8) <= sys.version_info[:2] <= (3, 11):
+    ast_to_gast = _TO_GAST.value
+    gast_to_ast = _TO_AST.value
+else:  # other versions have other differences: gast's own translators know them
+    ast_to_gast = gast.ast_to_gast
+    gast_to_ast = gast.gast_to_ast

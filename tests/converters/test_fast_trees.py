@@ -1,0 +1,66 @@
+"""The fast tree infrastructure against its oracles: `gast_ast`'s translators give the
+trees gast's own translators give (classes, fields, values, locations), on real files
+and on converted code; `traversal.children` gives what `gast.iter_child_nodes` gives,
+less the field-less contexts and operators it skips by design."""
+import ast
+import pathlib
+
+import gast
+import pytest
+from autograph_py.converters import gast_ast, pipeline, traversal
+from autograph_py.converters.transformer import ConversionContext
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# Sources with every construct the converters meet: the converters themselves (match,
+# walrus, try/except with names, decorators, comprehensions, f-strings), the corpus.
+SOURCES = sorted([*ROOT.glob("converters/**/*.py"), ROOT / "tests/converters/corpus.py",
+                  ROOT / "examples/seed.py", *ROOT.glob("tests/cli/fixtures/*.py")])
+_LEAVES = (gast.expr_context, gast.operator, gast.cmpop, gast.boolop, gast.unaryop)
+
+
+def _trees(sources=SOURCES):
+    for path in sources:
+        try:
+            yield path.name, ast.parse(path.read_text())
+        except SyntaxError:
+            continue  # the CLI fixture with a syntax error
+
+
+def _assert_same(a, b, where):
+    if isinstance(a, list) or isinstance(b, list):
+        assert isinstance(a, list) and isinstance(b, list) and len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            _assert_same(x, y, f"{where}[{i}]")
+    elif isinstance(a, ast.AST) or isinstance(b, ast.AST):
+        assert type(a) is type(b), (where, type(a), type(b))
+        assert a.__dict__.keys() == b.__dict__.keys(), (where, a.__dict__, b.__dict__)
+        for key in a.__dict__:
+            _assert_same(a.__dict__[key], b.__dict__[key], f"{where}.{key}")
+    else:
+        assert type(a) is type(b) and (a == b or a != a and b != b), (where, a, b)
+
+
+@pytest.mark.parametrize("name, tree", list(_trees()))
+def test_fast_translators_give_gasts_trees(name, tree):
+    gast_tree = gast.ast_to_gast(tree)
+    _assert_same(gast_ast.ast_to_gast(tree), gast_tree, name)
+    _assert_same(gast_ast.gast_to_ast(gast_tree), gast.gast_to_ast(gast_tree), name)
+
+
+@pytest.mark.parametrize("name, tree", list(_trees(
+    [p for p in SOURCES if ROOT / "converters" not in p.parents])))
+def test_fast_translation_of_converted_code_prints_and_locates_the_same(name, tree):
+    converted, _ = pipeline.convert_module(gast.ast_to_gast(tree),
+                                           ConversionContext(filename=name))
+    fast = ast.fix_missing_locations(gast_ast.gast_to_ast(converted))
+    slow = ast.fix_missing_locations(gast.gast_to_ast(converted))
+    _assert_same(fast, slow, name)
+    assert ast.unparse(fast) == ast.unparse(slow)
+
+
+@pytest.mark.parametrize("name, tree", list(_trees()))
+def test_children_are_the_standard_ones_less_contexts_and_operators(name, tree):
+    for node in gast.walk(gast.ast_to_gast(tree)):
+        expected = [c for c in gast.iter_child_nodes(node) if not isinstance(c, _LEAVES)]
+        assert [id(c) for c in traversal.children(node)] == [id(c) for c in expected], (
+            name, type(node).__name__)
