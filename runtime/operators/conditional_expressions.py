@@ -2,8 +2,8 @@
 
 Contract: `if_exp(cond, true_fn, false_fn, expr_repr)` calls only the chosen thunk when
 `cond` is a Python value or an eager tensor (an eager one must hold a single value); a
-staged `cond` (backends.py) stages both in one conditional of its backend. `expr_repr` (the user's source text of
-the expression) names the value in error messages.
+staged `cond` (backends.py) stages both in one conditional of its backend. `expr_repr`
+(the user's source text of the expression) names the value in error messages.
 """
 
 from autograph_py.runtime.operators.backends import backend_for

@@ -111,6 +111,10 @@ def _reconcile_branches(init, first, second, symbol_names):
             second[i] = state_lib.placeholder_like(a)
         elif isinstance(a, Undefined) and isinstance(b, Undefined):
             second[i] = a  # undefined after either branch: stays an Undefined
+        elif state_lib.is_probing() and isinstance(b, Undefined):
+            second[i] = state_lib.placeholder_like(a)
+        elif state_lib.is_probing() and isinstance(a, Undefined):
+            raise _TraceOtherBranchFirst()
         elif isinstance(a, Undefined) or isinstance(b, Undefined):
             raise ValueError(
                 f"'{name}' is defined in only one branch of the `if` and used after it; the "
@@ -333,7 +337,7 @@ def _probe_iteration(test, body, get_state, set_state, init):
         return probe.add_input("probe", spec.shape, spec.dtype)
 
     undefined = {v.symbol_name for v in init if isinstance(v, Undefined)}
-    with probe.as_default():
+    with probe.as_default(), state_lib.probing():
         set_state(tuple(nest.map_structure(as_input, v) for v in init))
         try:  # the staged loop is rotated: its iterations run the body, then the test
             body()

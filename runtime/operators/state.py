@@ -15,9 +15,16 @@ Contract:
   there (a `retval_` on a path that has not returned, a loop-local temporary).
 - `check_same_structure(before, after, name, where)`: a ValueError naming the symbol.
 - `shape_invariants(state, pairs)`: the shape invariant of each leaf for `while_loop`.
+- `probing()`: a context in which a staged loop's probe iteration runs (it only learns
+  the specs of the symbols the loop defines); `is_probing()` says whether one is running.
+  In a probe, a staged `if` that defines a symbol in one branch only gives it zeros in
+  the other instead of an error: the loop's real iteration, which starts with that
+  symbol defined, checks the `if` again.
 """
 
+import contextlib
 import numbers
+import threading
 
 import numpy as np
 from autograph_py.runtime import nest
@@ -117,6 +124,22 @@ def _growing(value):
     if nest.is_nested(value):
         return [entry for child in nest.children(value) for entry in _growing(child)]
     return [None]
+
+
+_PROBES = threading.local()
+
+
+@contextlib.contextmanager
+def probing():
+    _PROBES.depth = getattr(_PROBES, "depth", 0) + 1
+    try:
+        yield
+    finally:
+        _PROBES.depth -= 1
+
+
+def is_probing():
+    return getattr(_PROBES, "depth", 0) > 0
 
 
 def describe(value):

@@ -155,3 +155,22 @@ def test_while_with_maximum_iterations(mode, n):
 
 def test_ag_set_loop_options_exists_for_plain_python():
     assert ag.set_loop_options(maximum_iterations=3) is None
+
+
+def found_flag_or_else(xs, target):
+    for x in xs:
+        if x == target:
+            found = 1
+            break
+    else:
+        found = 0
+    return found
+
+
+@pytest.mark.parametrize("mode", MODES + ("function", "jax"))
+@pytest.mark.parametrize("xs, target", [([1, 2, 3], 2), ([1, 2, 3], 7)])
+def test_a_symbol_first_bound_under_a_staged_if_in_a_loop_with_else(mode, xs, target):
+    # The loop's probe iteration sees `found` defined in one branch only (it is unbound
+    # before the loop); that must teach the probe its spec, not fail as "defined in only
+    # one branch" (it did in graph and function modes).
+    check(mode, found_flag_or_else, xs, target)

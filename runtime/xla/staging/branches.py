@@ -55,7 +55,7 @@ def _branch(fn, init, fills, ends, get_state, set_state, symbol_names):
         fn()
         end = list(get_state())
         for i, like in fills.items():
-            if isinstance(end[i], UndefinedReturnValue):
+            if isinstance(end[i], (Undefined, UndefinedReturnValue)):
                 end[i] = values.zeros_like_tree(like)
         if ends:
             end = _reconcile(init, ends[0], end, symbol_names)
@@ -72,9 +72,14 @@ def _reconcile(init, first, second, symbol_names):
         shown = state_lib.describe_symbol(name)
         if isinstance(a, UndefinedReturnValue) and isinstance(b, UndefinedReturnValue):
             continue
-        if isinstance(a, UndefinedReturnValue):
+        # In a loop's probe iteration, an unset symbol only needs a spec (state.py).
+        unset_a = isinstance(a, UndefinedReturnValue) or (
+            state_lib.is_probing() and isinstance(a, Undefined))
+        unset_b = isinstance(b, UndefinedReturnValue) or (
+            state_lib.is_probing() and isinstance(b, Undefined))
+        if unset_a and not unset_b:
             raise _FillInFirst(i, b)
-        if isinstance(b, UndefinedReturnValue):
+        if unset_b and not unset_a:
             second[i] = values.zeros_like_tree(a)
             continue
         if isinstance(a, Undefined) and isinstance(b, Undefined):

@@ -16,7 +16,8 @@ Contract:
 - Symbols the loop assigns before it reads them (temporaries, `retval_`) start as zeros
   of the spec one probe iteration finds (`jax.eval_shape`: the body's Python side effects
   run once more while tracing). Reading such a symbol after a loop that ran no iteration
-  fails when the program runs, as Python's UnboundLocalError would (a host callback).
+  fails when the program runs, as Python's UnboundLocalError would (a host callback on
+  the value, so a symbol never read after the loop never fails).
 - Errors name the symbol: read by the loop before the loop defines it; a dtype or shape
   that changes across iterations; a Python list the loop resizes (static shapes: build an
   array with `.at[i].set`); a non-array value the loop replaces.
@@ -24,6 +25,7 @@ Contract:
 
 import jax
 import jax.numpy as jnp
+import numpy as np
 from autograph_py.runtime import nest
 from autograph_py.runtime.operators import state as state_lib
 from autograph_py.runtime.operators.undefined import (
@@ -41,7 +43,7 @@ _UNASSIGNED = (Undefined, UndefinedReturnValue)
 def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, exact=None):
     """`exact`: the static trip count of a loop that never stops early (then `test` is
     not called: a `for` without `break` over a static length)."""
-    if exact == 0:
+    if exact == 0 or opts.get("maximum_iterations") == 0:
         return  # the body never runs: every symbol keeps its value, unbound ones too
     if condition is None and exact is None:
         condition = test()
@@ -89,10 +91,16 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, e
         _, results = lax_control.while_loop(lambda carry: carry[0], step, (first, start),
                                             opts.get("maximum_iterations"))
     restore(results)
-    unbound = [symbol_names[i] for i, v in enumerate(before) if type(v) is Undefined
+    unbound = [i for i, v in enumerate(before) if type(v) is Undefined
                and not isinstance(entry[i], Undefined)]
     if unbound:
-        _require_an_iteration(values.truth(condition), unbound)
+        ran = values.truth(condition)
+        state = list(get_state())
+        for i in unbound:
+            state[i] = nest.map_structure(
+                lambda v, name=symbol_names[i]: _checked_read(v, ran, name)
+                if values.is_carried(v) else v, state[i])
+        set_state(tuple(state))
 
 
 def _split_appends(entry, end):
@@ -145,14 +153,29 @@ def _check_iteration(entry, end, flat, carried, names, symbol_names):
                 "only change variables that hold an array or a number before it")
 
 
-def _require_an_iteration(first_condition, names):
-    def check(ran):
-        if not ran:
-            raise UnboundLocalError(
-                f"local variable '{names[0]}' is used after a staged loop that ran no "
-                f"iteration, so it was never assigned (define '{names[0]}' before the loop)")
+def _checked_read(value, ran, name):
+    """`value`, made to fail when the program runs and `ran` is false, as Python's
+    UnboundLocalError for a variable a loop that ran no iteration never assigned. Only a
+    read fails: the check is a pure callback that JAX drops when the value is unused; it
+    passes gradients through unchanged."""
 
-    jax.debug.callback(check, first_condition)
+    def check(value, ran):
+        if not np.all(ran):
+            raise UnboundLocalError(
+                f"local variable '{name}' is used after a staged loop that ran no iteration, "
+                f"so it was never assigned (define '{name}' before the loop)")
+        return value
+
+    @jax.custom_jvp
+    def checked(value, ran):
+        return jax.pure_callback(check, jax.ShapeDtypeStruct(value.shape, value.dtype),
+                                 value, ran, vmap_method="expand_dims")
+
+    @checked.defjvp
+    def _tangent_passes_through(primals, tangents):
+        return checked(*primals), tangents[0]
+
+    return checked(values.as_array(value), ran)
 
 
 def _entry_state(test, body, get_state, set_state, symbol_names):
@@ -205,7 +228,8 @@ def _probe(test, body, get_state, set_state, entry, unknown):
                     lambda v: jax.ShapeDtypeStruct(*values.spec(v))
                     if values.is_carried(v) else v, after[i])
 
-    jax.eval_shape(one_iteration, *[jax.ShapeDtypeStruct(*values.spec(flat[i]))
-                                    for i in carried])
+    with state_lib.probing():
+        jax.eval_shape(one_iteration, *[jax.ShapeDtypeStruct(*values.spec(flat[i]))
+                                        for i in carried])
     set_state(entry)
     return learnt
