@@ -25,13 +25,13 @@ import tokenize
 
 import gast
 
-from autograph_py.converters.gast_ast import gast_to_ast
+from autograph_py.converters.gast_ast import fix_missing_locations, gast_to_ast
 
 _BLOCKS = ("body", "orelse", "finalbody")
 
 
 def keep_users_text(old, new, lines, indent):
-    printed_tree = ast.fix_missing_locations(gast_to_ast(new))
+    printed_tree = fix_missing_locations(gast_to_ast(new))
     printed = ast.unparse(printed_tree)
     splicer = _Splicer(old, lines, indent, printed.split("\n"))
     splicer.statement(new, ast.parse(printed).body[0])

@@ -5,7 +5,10 @@ them, about ten times faster: it knows the shape of a node (`_fields`, `_attribu
 the annotation dict of `converters.anno`) instead of going through the generic
 `__reduce_ex__` protocol and memo. Annotation values are shared, except nodes and lists
 of nodes (a loop's extra test), which are copied so no node ends up in two trees;
-the other values (scopes, qualified names, flags) are never mutated once set.
+the other values (scopes, qualified names, flags) are never mutated once set. A node
+with nothing in it (a context or an operator, `Load`, `Add`: no fields, no location, no
+annotation) is shared rather than copied, as CPython's parser shares them: converters
+replace a node's context, never change one.
 """
 import gast
 from autograph_py.converters import anno
@@ -16,8 +19,8 @@ _AST = gast.AST
 def copy_tree(node):
     if isinstance(node, list):
         return [copy_tree(n) for n in node]
-    if not isinstance(node, _AST):
-        return node  # str, int, None, ...: immutable leaves
+    if not isinstance(node, _AST) or not node.__dict__:
+        return node  # str, int, None, ...: immutable leaves; an empty node
     new = node.__class__.__new__(node.__class__)
     fields = new.__dict__
     for key, value in node.__dict__.items():

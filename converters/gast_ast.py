@@ -182,6 +182,43 @@ _TO_AST = _Translator(ast, {
     'Assign': _to_ast_assign, 'FunctionDef': _to_ast_function,
     'AsyncFunctionDef': _to_ast_function, 'ClassDef': _to_ast_class})
 
+
+
+def fix_missing_locations(tree):
+    """`ast.fix_missing_locations(tree)` (the same locations filled in), reading nodes
+    through `__dict__`: printing calls it on every converted tree."""
+    todo = [(tree, 1, 0, 1, 0)]
+    while todo:
+        node, lineno, col_offset, end_lineno, end_col_offset = todo.pop()
+        fields = node.__dict__
+        if 'lineno' in node._attributes:  # not contexts, operators, arguments, ...
+            # ast's rules: a start is kept when present (None too), an end when not None.
+            if 'lineno' in fields:
+                lineno = fields['lineno']
+            else:
+                fields['lineno'] = lineno
+            if fields.get('end_lineno') is None:
+                fields['end_lineno'] = end_lineno
+            else:
+                end_lineno = fields['end_lineno']
+            if 'col_offset' in fields:
+                col_offset = fields['col_offset']
+            else:
+                fields['col_offset'] = col_offset
+            if fields.get('end_col_offset') is None:
+                fields['end_col_offset'] = end_col_offset
+            else:
+                end_col_offset = fields['end_col_offset']
+        location = (lineno, col_offset, end_lineno, end_col_offset)
+        for name in node._fields:
+            value = fields.get(name)
+            if isinstance(value, _AST):
+                todo.append((value, *location))
+            elif isinstance(value, list):
+                todo.extend((v, *location) for v in value if isinstance(v, _AST))
+    return tree
+
+
 if (3, 8) <= sys.version_info[:2] <= (3, 11):
     ast_to_gast = _TO_GAST.value
     gast_to_ast = _TO_AST.value

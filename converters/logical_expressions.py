@@ -53,8 +53,12 @@ def _operator_arg(node, positions):
 
 def _test_positions(tree):
     """The ids of the expressions whose value is only tested for truth."""
-    tests, test_functions = set(), set()
-    for node in traversal.walk(tree):
+    tests, test_functions, definitions = set(), set(), []
+    for node in traversal.walk(tree):  # one walk: this pass runs on the largest tree
+        if isinstance(node, gast.FunctionDef):
+            definitions.append(node)
+        if not isinstance(node, gast.Call):
+            continue
         condition = _operator_arg(node, _CONDITION_ARG)
         if condition is not None:
             tests.add(id(condition))
@@ -64,8 +68,8 @@ def _test_positions(tree):
         elif isinstance(function, gast.Lambda):
             tests.add(id(function.body))
     # Generated names never clash (converters.naming), so a name finds its function.
-    for node in traversal.walk(tree):
-        if isinstance(node, gast.FunctionDef) and node.name in test_functions:
+    for node in definitions:
+        if node.name in test_functions:
             tests.update(id(s.value) for s in node.body
                          if isinstance(s, gast.Return) and s.value is not None)
     return tests

@@ -26,7 +26,7 @@ from autograph_py.converters import (
 )
 from autograph_py.converters.copier import copy_tree
 from autograph_py.converters.errors import ConversionError
-from autograph_py.converters.gast_ast import gast_to_ast
+from autograph_py.converters.gast_ast import fix_missing_locations, gast_to_ast
 from autograph_py.converters.naming import Namer
 from autograph_py.converters.transformer import locate_from_ancestors
 
@@ -111,4 +111,4 @@ def to_source(node):
     if isinstance(node, list):
         return '\n'.join(to_source(n) for n in node)
     # ast.unparse reads lineno (for type comments), so give bare template nodes one.
-    return ast.unparse(ast.fix_missing_locations(gast_to_ast(node)))
+    return ast.unparse(fix_missing_locations(gast_to_ast(node)))

@@ -17,6 +17,7 @@ _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 _AST = gast.AST
 _BLOCK_ITEMS = (gast.stmt, gast.excepthandler, gast.match_case)  # what blocks hold
 _SKIP = anno.Basic.SKIP_PROCESSING
+_ANNOTATIONS = anno.ATTR
 
 
 @dataclasses.dataclass
@@ -96,9 +97,13 @@ class Transformer(traversal.NodeTransformer):
         self.ctx = ctx
 
     def visit(self, node):
-        if _SKIP in node.__dict__.get(anno.ATTR, ()):
+        # The base class's dispatch, inlined: this runs for every node of every pass.
+        if _SKIP in node.__dict__.get(_ANNOTATIONS, ()):
             return node
-        result = super().visit(node)
+        visitor = self._visitors.get(node.__class__)
+        if visitor is None:
+            visitor = self._visitor_of(node.__class__)
+        result = visitor(self, node)
         if result is not node and result is not None:
             locate(result, node)
         return result

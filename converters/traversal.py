@@ -65,6 +65,14 @@ def walk(node):
         todo.extend(children(node))
 
 
+def _visitor_of(cls, node_class):
+    """The function visiting `node_class` nodes in visitor class `cls` (its `visit_X`,
+    else `generic_visit`), remembered in the class's dispatch table."""
+    visitor = cls._visitors[node_class] = getattr(
+        cls, 'visit_' + node_class.__name__, cls.generic_visit)
+    return visitor
+
+
 class NodeTransformer(gast.NodeTransformer):
     """`gast.NodeTransformer` with a dispatch table and a direct `generic_visit`.
 
@@ -79,12 +87,12 @@ class NodeTransformer(gast.NodeTransformer):
         cls._visitors = {}  # node class -> the visit function of this class
 
     def visit(self, node):
-        node_class = node.__class__
-        visitor = self._visitors.get(node_class)
+        visitor = self._visitors.get(node.__class__)
         if visitor is None:
-            visitor = self._visitors[node_class] = getattr(
-                type(self), 'visit_' + node_class.__name__, type(self).generic_visit)
+            visitor = self._visitor_of(node.__class__)
         return visitor(self, node)
+
+    _visitor_of = classmethod(_visitor_of)
 
     def generic_visit(self, node):
         fields = node.__dict__
@@ -120,6 +128,7 @@ class NodeVisitor(gast.NodeVisitor):
         cls._visitors = {}  # node class -> the visit function of this class
 
     visit = NodeTransformer.visit
+    _visitor_of = classmethod(_visitor_of)
 
     def generic_visit(self, node):
         for child in children(node):

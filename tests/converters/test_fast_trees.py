@@ -1,7 +1,8 @@
 """The fast tree infrastructure against its oracles: `gast_ast`'s translators give the
 trees gast's own translators give (classes, fields, values, locations), on real files
-and on converted code; `traversal.children` gives what `gast.iter_child_nodes` gives,
-less the field-less contexts and operators it skips by design."""
+and on converted code, and its `fix_missing_locations` fills what ast's does;
+`traversal.children` gives what `gast.iter_child_nodes` gives, less the field-less
+contexts and operators it skips by design."""
 import ast
 import pathlib
 
@@ -52,7 +53,7 @@ def test_fast_translators_give_gasts_trees(name, tree):
 def test_fast_translation_of_converted_code_prints_and_locates_the_same(name, tree):
     converted, _ = pipeline.convert_module(gast.ast_to_gast(tree),
                                            ConversionContext(filename=name))
-    fast = ast.fix_missing_locations(gast_ast.gast_to_ast(converted))
+    fast = gast_ast.fix_missing_locations(gast_ast.gast_to_ast(converted))
     slow = ast.fix_missing_locations(gast.gast_to_ast(converted))
     _assert_same(fast, slow, name)
     assert ast.unparse(fast) == ast.unparse(slow)
