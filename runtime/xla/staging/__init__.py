@@ -112,7 +112,8 @@ class JaxBackend:
         exact = bound if extra_test is None and bound is not None else None
         loops.loop(test, loop_body, get_loop_state, set_loop_state,
                    ("<for loop index>", *symbol_names),
-                   {**opts, "maximum_iterations": bound if exact is None else None},
+                   {**opts, "maximum_iterations": bound if exact is None else None,
+                    "test_keeps_bound": bound == staged.length},
                    exact=exact)
 
     def stack(self, items):

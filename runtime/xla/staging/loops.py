@@ -4,9 +4,11 @@ Contract:
 - `loop(test, body, get_state, set_state, symbol_names, opts, condition)`: `while test():
   body()` as one loop carrying the symbols' array and number values, rotated as our graph
   loops are (the test runs exactly as often as in Python, `condition` is its first value).
-  With `maximum_iterations` (static) it is a `lax.scan` of that many steps whose body runs
-  under `lax.cond` while the test holds, so `jax.grad` differentiates through it; without,
-  `lax.while_loop` (forward mode only, as JAX's own).
+  With `maximum_iterations` (static) under autodiff (autodiff.py) it is a `lax.scan` of
+  that many steps whose body runs under `lax.cond` while the test holds, so `jax.grad`
+  differentiates through it; otherwise `lax.while_loop` (forward mode only, as JAX's own),
+  counting iterations against the bound if there is one (unless `opts["test_keeps_bound"]`
+  says the test already stops the loop within it: a `for` over an array's rows).
 - `for_stmt(staged, extra_test, body, ...)`: a `for` over a staged iterable (iterables.py).
   A static length and no early stop is a `lax.scan` of exactly that many steps (a Python
   list the body appends to then grows by the items of every step, stacked as the scan's
@@ -34,7 +36,7 @@ from autograph_py.runtime.operators.undefined import (
     UndefinedSymbolError,
 )
 from autograph_py.runtime.xla import lax_control
-from autograph_py.runtime.xla.staging import values
+from autograph_py.runtime.xla.staging import autodiff, values
 from jax import lax
 
 _UNASSIGNED = (Undefined, UndefinedReturnValue)
@@ -88,8 +90,18 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, e
             next_condition, carried_values, _ = iteration(carry[1])
             return next_condition, carried_values
 
-        _, results = lax_control.while_loop(lambda carry: carry[0], step, (first, start),
-                                            opts.get("maximum_iterations"))
+        limit = opts.get("maximum_iterations")
+        if autodiff.active() or limit is None or opts.get("test_keeps_bound"):
+            _, results = lax_control.while_loop(
+                lambda carry: carry[0], step, (first, start),
+                limit if autodiff.active() else None)
+        else:  # nothing differentiates it: stop as soon as the test fails
+            def counted_step(carry):
+                return (*step(carry[1:]), carry[0] + 1)
+
+            _, _, results = lax_control.while_loop(
+                lambda carry: carry[1] & (carry[0] < limit), lambda c: _rotate(counted_step(c)),
+                (0, first, start))
     restore(results)
     unbound = [i for i, v in enumerate(before) if type(v) is Undefined
                and not isinstance(entry[i], Undefined)]
@@ -101,6 +113,11 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, e
                 lambda v, name=symbol_names[i]: _checked_read(v, ran, name)
                 if values.is_carried(v) else v, state[i])
         set_state(tuple(state))
+
+
+def _rotate(carry):
+    """(condition, values, count) as (count, condition, values)."""
+    return carry[2], carry[0], carry[1]
 
 
 def _split_appends(entry, end):
