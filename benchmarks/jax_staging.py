@@ -8,7 +8,8 @@ a threshold in 100,000 floats (`for` with `return`), a running sum with a `break
 a `for` over `range(20)` with a `break` (reverse mode through the bounded scan). Each
 pair is compiled once; samples are interleaved and the ratio is converted / hand-written,
 same run. The hand-written versions are the same functions rewritten in lax by hand: the
-same loops and the same `if`s (as `lax.cond`), a `break` as a flag in the loop's test. Nothing is asserted: docs/jax.md gives a reference machine's numbers.
+same loops and the same `if`s (as `lax.cond`), a `break` as a flag in the loop's test.
+Nothing is asserted: docs/jax.md gives a reference machine's numbers.
 """
 
 import argparse
@@ -149,8 +150,8 @@ def measure(repeats=9):
         converted, hand = transform(ag.to_graph(python_fn)), transform(lax_fn)
         expected = np.asarray(hand(*args))
         np.testing.assert_allclose(np.asarray(converted(*args)), expected, rtol=1e-5)
-        runners = {"converted, jax.jit": lambda f=converted: jax.block_until_ready(f(*args)),
-                   HAND: lambda f=hand: jax.block_until_ready(f(*args))}
+        runners = {"converted, jax.jit": lambda f=converted, a=args: jax.block_until_ready(f(*a)),
+                   HAND: lambda f=hand, a=args: jax.block_until_ready(f(*a))}
         number = max(1, min(number_for(r) for r in runners.values()))
         stats = interleaved_stats(runners, repeats=repeats, number=number)
         for mode, (seconds, spread) in stats.items():

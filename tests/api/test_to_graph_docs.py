@@ -1,5 +1,5 @@
-"""The code in docs/guide.md, docs/limitations.md and docs/gradients.md runs and shows
-what it says.
+"""The code in docs/guide.md, docs/limitations.md, docs/gradients.md and docs/jax.md runs
+and shows what it says.
 
 - Every ```python block runs, in order, in one namespace per document (the tutorial
   builds on earlier blocks). Each block is written to a file of its own first, so
@@ -48,7 +48,7 @@ def run_document(name, tmp_path):
             assert ag.to_code(namespace[fn_name]) + "\n" == body, where
 
 
-@pytest.mark.parametrize("name", ["guide", "limitations", "gradients"])
+@pytest.mark.parametrize("name", ["guide", "limitations", "gradients", "jax"])
 def test_document_blocks_run_as_shown(name, tmp_path):
     run_document(name, tmp_path)
 
