@@ -106,7 +106,8 @@ class _Builder:
     def helpers(self):
         lines = []
         for n in range(self.rng.choice((0, 0, 1, 2))):
-            kinds = ["rebind", "rebind_if", "read", "default", "branch", "loop", "lambda"]
+            kinds = ["rebind", "rebind_if", "set", "set_if", "set_or_return", "read",
+                     "default", "branch", "loop", "lambda"]
             kind = self.rng.choice(kinds + ["calls"] * n)  # h1 may call h0
             name, var = f"h{n}", self.rng.choice(self.vars)
             if kind == "calls":  # rebinds (transitively) what h0 rebinds
@@ -119,6 +120,18 @@ class _Builder:
             elif kind == "rebind_if":
                 lines += [f"def {name}(p):", f"    nonlocal {var}", f"    if p > {var}:",
                           f"        {var} = p", f"    return {var}"]
+                self.rebinders.append(name)
+            elif kind == "set":  # rebinds without reading: the value before is dead
+                lines += [f"def {name}(p):", f"    nonlocal {var}", f"    {var} = p % 5",
+                          "    return p"]
+                self.rebinders.append(name)
+            elif kind == "set_if":  # may keep the value before, without reading it
+                lines += [f"def {name}(p):", f"    nonlocal {var}", "    if p > 1:",
+                          f"        {var} = p", "    return p"]
+                self.rebinders.append(name)
+            elif kind == "set_or_return":  # a return may come before the rebinding
+                lines += [f"def {name}(p):", f"    nonlocal {var}", "    if p > 2:",
+                          "        return p", f"    {var} = p - 1", "    return p"]
                 self.rebinders.append(name)
             elif kind == "read":
                 lines += [f"def {name}(p):", f"    return p + {var}"]
