@@ -7,7 +7,9 @@ Contract:
   hashable Python objects). The function's one cache (`function_cache`) returns the
   trace serving that key: one made for it, or a more general one (an `input_signature`,
   a `reduce_retracing` trace, a partial spec: `[None]` serves every length). A hit only
-  feeds and runs the compiled graph, without a lock.
+  feeds and runs the compiled graph, without a lock. A call of positional eager tensors
+  whose key was resolved before skips binding and `call_key`: its fast key
+  (`trace_key.eager_call_key`) finds the trace in one dict lookup.
 - A miss traces (`tracing`): the function, converted first when `autograph=True` (as
   written, with a warning, when it cannot be converted), runs once on placeholders. A
   per-function lock makes concurrent first calls trace once; the others wait and reuse it.
@@ -52,9 +54,11 @@ from autograph_py.runtime import context, nest
 from autograph_py.runtime.tensor import EagerTensor, to_array
 from autograph_py.runtime.tensor_spec import TensorSpec
 from autograph_py.trace_key import (
+    EAGER_KEY_FUNCTIONS,
     SymbolicArgument,
     array_of,
     call_key,
+    eager_call_key,
     generalized,
     is_tensor_like,
     spec_of,
@@ -167,20 +171,35 @@ class Function:
         return [bound.arguments[name] for name in self._names]
 
     def __call__(self, *args, **kwargs):
+        state = context.state  # this thread's graphs and tapes, read directly: the hot path
+        fast = None
+        if not kwargs and not state.graphs and not state.tapes:
+            # A plain call of eager tensors seen before: no binding, one C-hashed key.
+            fast = (EAGER_KEY_FUNCTIONS[len(args)] if len(args) < len(EAGER_KEY_FUNCTIONS)
+                    else eager_call_key)(*args)
+            if fast is not None:
+                concrete = self._cache.fast.get(fast[0])
+                if concrete is not None:
+                    return concrete._call_flat(fast[1])
         values = self._bind(args, kwargs)
         if self.input_signature is not None:
             values = self._check_signature(values)
-        if context.current_graph() is not None:
+        if state.graphs:
             return self._inline(values)
         try:
             key, arrays = call_key(self._names, values)
         except SymbolicArgument:
             return self._inline(values)
         concrete = self._cache.lookup(key) or self._trace(values, key)
-        if context.state.tapes:  # read directly: this is the hot path of a cache hit
+        if state.tapes:
             return concrete._call_recorded(
                 [v if isinstance(v, EagerTensor) else EagerTensor(array_of(v))
                  for v in nest.flatten(values) if is_tensor_like(v)])
+        # The fast key serves later calls when binding fed exactly the positional tensors
+        # (not so when a default or a keyword-only parameter holds a tensor).
+        if fast is not None and len(arrays) == len(fast[1]) and \
+                all(a is b for a, b in zip(arrays, fast[1])):
+            self._cache.remember_fast(fast[0], concrete)
         return concrete._call_flat(arrays)
 
     def _inline(self, values):

@@ -7,6 +7,9 @@ Contract (TensorFlow's function cache, DESIGN.md §5):
   else the most specific trace of the same structure whose shapes are supertypes of the
   call's (`[None]` serves every length), else None. The answer is remembered per key
   (up to `_MAX_RESOLVED` keys), so a repeated call costs one dict lookup.
+- `fast` maps the fast key of a plain call of eager tensors (`trace_key.eager_call_key`)
+  to the trace `lookup` gave for its key (`remember_fast`); it is forgotten whenever
+  the resolved answers are, so it never serves a call other than `lookup` would.
 - Lookups take no lock and may run while another thread adds a trace (they see it or
   not); `add` is called under the owning Function's trace lock.
 """
@@ -20,6 +23,7 @@ class FunctionCache:
     def __init__(self):
         self._resolved = {}   # key -> ConcreteFunction serving it (traced for it or wider)
         self._traces = {}     # structure -> [(shapes, ConcreteFunction)], in trace order
+        self.fast = {}        # eager_call_key's fast key -> what lookup gave for its key
 
     def lookup(self, key):
         return self._resolved.get(key) or self._search(key)
@@ -32,15 +36,20 @@ class FunctionCache:
                 best, best_rank = candidate, specificity(trace_shapes)
         if best is not None:
             if len(self._resolved) >= _MAX_RESOLVED:  # e.g. a [None] trace fed every length
-                self._resolved = {}
+                self._resolved, self.fast = {}, {}
             self._resolved[key] = best
         return best
+
+    def remember_fast(self, fast_key, concrete):
+        if len(self.fast) >= _MAX_RESOLVED:
+            self.fast = {}
+        self.fast[fast_key] = concrete
 
     def add(self, key, concrete):
         structure, shapes = key
         self._traces.setdefault(structure, []).append((shapes, concrete))
         # A new trace may be more specific than what an earlier lookup resolved to.
-        self._resolved = {key: concrete}
+        self._resolved, self.fast = {key: concrete}, {}
 
     def shapes_traced(self, structure):
         """The shapes of the traces made for `structure`, oldest first."""

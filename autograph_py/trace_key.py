@@ -12,6 +12,11 @@ Contract:
   to feed, in the same order.
 - A symbolic argument raises `SymbolicArgument` (the call is inlined, never keyed); an
   unhashable Python argument is a TypeError naming it and saying what to do.
+- `eager_call_key(*args)`: for positional arguments that are all eager tensors, `(fast_key,
+  arrays)`: `fast_key` determines `call_key`'s key (the DTypes by identity: they are
+  singletons) and hashes in C (a DType's `__hash__` is Python code). The cache hit of a
+  plain call is looked up by it; anything else returns None. `EAGER_KEY_FUNCTIONS[n]` is
+  the same function for n arguments, generated without a loop.
 - `is_subtype(call_shapes, trace_shapes)`: a trace serves a call when every trace shape
   is the call's or more general (a `[None]` trace serves every length; a partial call
   shape is served only by a trace at least as general, never by a concrete one).
@@ -63,6 +68,39 @@ def call_key(names, values):
             structure.append(_structure(value, name, shapes))
             arrays.extend(array_of(v) for v in nest.flatten(value) if is_tensor_like(v))
     return (tuple(structure), tuple(shapes)), arrays
+
+
+def eager_call_key(*args):
+    """(fast key, arrays) when every argument is an EagerTensor, else None."""
+    if len(args) < len(EAGER_KEY_FUNCTIONS):
+        return EAGER_KEY_FUNCTIONS[len(args)](*args)
+    key, arrays = [], []
+    for value in args:
+        if type(value) is not EagerTensor:
+            return None
+        array = value._value
+        key += (id(value._dtype), array.shape)
+        arrays.append(array)
+    return tuple(key), arrays
+
+
+def _eager_key_function(arity):
+    """eager_call_key for `arity` arguments, without a loop (half the time for one)."""
+    params = [f"a{i}" for i in range(arity)]
+    test = " and ".join(f"type({a}) is EagerTensor" for a in params) or "True"
+    key = "".join(f"id({a}._dtype), {a}._value.shape, " for a in params)
+    arrays = "".join(f"{a}._value, " for a in params)
+    source = (f"def key({', '.join(params)}):\n"
+              f"    if {test}:\n"
+              f"        return ({key}), [{arrays}]\n"
+              f"    return None\n")
+    namespace = {"EagerTensor": EagerTensor}
+    exec(source, namespace)
+    return namespace["key"]
+
+
+# eager_call_key by number of arguments, without its dispatch (the hot path calls these)
+EAGER_KEY_FUNCTIONS = tuple(_eager_key_function(arity) for arity in range(9))
 
 
 def _structure(value, path, shapes):
