@@ -21,7 +21,10 @@ error); `constants` maps the argument names that hold Const values to those valu
 - Scalar indexing: `GatherV2` with a rank-0 integer index and a static axis, and
   `StridedSlice` whose index is static except for rank-0 integer inputs, become direct
   indexing (`x[i]`, `x[i, 1:]`) with the static parts precomputed. numpy raises the same
-  IndexError (same message) as `np.take` and the general kernel.
+  IndexError (same message) as `np.take` and the general kernel. `scalar_item` asks for a
+  Python scalar: `x.item(i, j)` when the index is complete (the same IndexError).
+  `single_index(op, args)` is the index of an op that reads one element of a rank-1
+  array (what a loop may read through a faster view of the array).
 """
 
 from typing import NamedTuple
@@ -44,18 +47,24 @@ _INTEGER_DIVISIONS = frozenset({"FloorDiv", "FloorMod"})
 class Expression(NamedTuple):
     source: str
     pure: bool  # it cannot raise and has no effect: it may be folded into its reader
+    # An integer result that may be outside its dtype's range until wrapped (Python ints,
+    # runtime/plan_python_scalars.py)
+    unwrapped: bool = False
+    # What to evaluate instead when `source` raises IndexError (numpy's own error)
+    fallback: str | None = None
 
 
-def expression(op, args, kernel, constants):
+def expression(op, args, kernel, constants, scalar_item=False):
+    """`scalar_item`: the output is wanted as a Python scalar (an index gives `x.item(i)`)."""
     if op.type == "Identity":
         return Expression(args[0], False)  # an alias: nothing to fold
     if op.type in OPERATORS:
         return _scalar(op, args, kernel, constants)
     source = None
     if op.type == "GatherV2":
-        source = _gather(op, args)
+        source = _gather(op, args, scalar_item)
     elif op.type == "StridedSlice":
-        source = _strided_slice(op, args)
+        source = _strided_slice(op, args, scalar_item)
     return None if source is None else Expression(source, False)  # may raise IndexError
 
 
@@ -92,13 +101,31 @@ def _is_int_scalar(tensor):
     return tensor.shape.dims == () and tensor.dtype.np_dtype.kind in "iu"
 
 
-def _gather(op, args):
+def _gather(op, args, scalar_item):
     params, indices = op.inputs
     rank = params.shape.rank
     if not _is_int_scalar(indices) or rank is None or not -rank <= op.attrs["axis"] < rank:
         return None
     axis = op.attrs["axis"] % rank
+    if scalar_item and rank == 1:
+        return f"{args[0]}.item({args[1]})"
     return f"{args[0]}[{'' if axis == 0 else ':, ' * axis}{args[1]}]"
+
+
+def single_index(op, args):
+    """The source of the index when `op` reads one element of a rank-1 array (`x[i]`),
+    else None."""
+    if op.inputs[0].shape.rank != 1 or op.outputs[0].shape.dims != ():
+        return None
+    if op.type == "GatherV2" and _is_int_scalar(op.inputs[1]):
+        return args[1]
+    if op.type == "StridedSlice" and len(op.attrs["spec"]) == 1:
+        item = op.attrs["spec"][0]
+        if item[0] == "int":
+            return repr(item[1])
+        if item[0] == "dyn" and _is_int_scalar(op.inputs[1 + item[1]]):
+            return args[1 + item[1]]
+    return None
 
 
 def static_kernel(op):
@@ -113,8 +140,9 @@ def static_kernel(op):
     return np.matmul
 
 
-def _strided_slice(op, args):
-    """`x[...]` for a spec of static items and rank-0 integer inputs."""
+def _strided_slice(op, args, scalar_item):
+    """`x[...]` for a spec of static items and rank-0 integer inputs (`x.item(...)` for
+    a Python scalar when every item is an index)."""
     items = []
     for item in op.attrs["spec"]:
         kind = item[0]
@@ -130,6 +158,8 @@ def _strided_slice(op, args):
             items.append("...")
         else:
             return None
+    if scalar_item and all(kind in ("int", "dyn") for kind, *_ in op.attrs["spec"]):
+        return f"{args[0]}.item({', '.join(items)})"
     if not items:
         return f"{args[0]}[()]"
     return f"{args[0]}[{', '.join(items)}{',' if len(items) == 1 else ''}]"

@@ -73,13 +73,13 @@ def chain(run):
                  np_dtype)
 
 
-def fused_calls(run, kernels, block, source_block):
+def fused_calls(run, kernels, block, source_block, operand):
     """One `ufunc(..., out=block)` line per step: the first reads `source_block`, the
-    others the block itself."""
+    others the block itself; `operand(name)` is the source of another input."""
     lines = []
     for i, (step, kernel) in enumerate(zip(run, kernels)):
         chained = source_block if i == 0 else block
         link = _array_inputs(step)[0][0]
-        args = [chained if name == link else name for name in step.inputs]
+        args = [chained if name == link else operand(name) for name in step.inputs]
         lines.append(f"{kernel}({', '.join(args)}, out={block})")
     return lines

@@ -14,11 +14,13 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from autograph_py.runtime.plan_expressions import static_kernel
+from autograph_py.runtime.plan_python_scalars import GLOBALS as PYTHON_GLOBALS
 
 # Names the generated function uses itself; values and kernels never take them.
 _RESERVED = frozenset({"run", "ctx", "feeds", "e", "OpError", "failed", "errstate",
                        "set_errstate", "reset_errstate", "IGNORE_ALL", "TRUE", "blas",
-                       "one_blas_thread", "restore_blas_threads", "empty"})
+                       "one_blas_thread", "restore_blas_threads", "empty", "asarray",
+                       *PYTHON_GLOBALS})
 _CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])([A-Z])")  # StridedSlice -> strided_slice
 
 

@@ -36,10 +36,23 @@ from autograph_py.runtime.plan_control import IFS, WHILES, ControlFlowWriter
 from autograph_py.runtime.plan_expressions import (
     GLOBALS,
     OPERATORS,
+    Expression,
     expression,
     is_number_scalar,
+    single_index,
 )
 from autograph_py.runtime.plan_fusion import chain, fused_calls, fusible_run, ufunc_of
+from autograph_py.runtime.plan_python_scalars import GLOBALS as PYTHON_GLOBALS
+from autograph_py.runtime.plan_python_scalars import (
+    RING_OPS,
+    has_python_form,
+    is_python_scalar,
+    literal,
+    python_expression,
+    to_numpy,
+    to_python,
+    wrap_line,
+)
 
 # Generated code gets a file name inside the library, so `errors.user_location()` never
 # takes a plan's frame for the user's code.
@@ -51,15 +64,19 @@ def compile_plan(plan, namer):
     writer = _Writer(namer)
     writer.scalars.update(name for name, t in zip(plan.feed_names, plan.feed_tensors)
                           if t.shape.dims == ())
+    writer.designate(plan.feed_names, plan.feed_tensors)
     writer.steps(plan.steps, _BODY, plan.fetch_names)
     lines = ["def run(ctx, feeds):"]
     if plan.feed_names:
         lines.append(f"    {', '.join(plan.feed_names)}, = feeds")
     # A fed rank-0 number is a 0-d array: operators on it would take numpy's ufunc path
-    # (0.4 µs) each time, a loop reading it every iteration; its scalar is read once.
-    scalars = [name for name, t in zip(plan.feed_names, plan.feed_tensors)
-               if name in writer.operands and is_number_scalar(t)]
-    lines += [f"    {name} = {name}[()]" for name in dict.fromkeys(scalars)]
+    # (0.4 µs) each time, a loop reading it every iteration; its scalar is read once
+    # (as a Python int or bool when the plan holds it so).
+    for name, t in dict(zip(plan.feed_names, plan.feed_tensors)).items():
+        if name in writer.python:
+            lines.append(f"    {name} = {to_python(name)}")
+        elif name in writer.operands and is_number_scalar(t):
+            lines.append(f"    {name} = {name}[()]")
     # (set up, tear down) around the body, in this order
     scopes = [("errstate = set_errstate(IGNORE_ALL)", "reset_errstate(errstate)")
               ] if writer.uses_errstate else []
@@ -76,7 +93,7 @@ def compile_plan(plan, namer):
     if scopes:
         lines.append("    finally:")
         lines += [f"        {teardown}" for _, teardown in reversed(scopes)]
-    lines.append(f"    return [{', '.join(plan.fetch_names)}]")
+    lines.append(f"    return [{', '.join(map(writer.as_numpy, plan.fetch_names))}]")
     line_ops = {offset + i + 1: op for i, op in writer.line_ops.items()}
 
     def failed(e):
@@ -99,6 +116,7 @@ def compile_plan(plan, namer):
 
     namespace = writer.namespace
     namespace.update(GLOBALS)
+    namespace.update(PYTHON_GLOBALS)
     namespace.update(OpError=OpError, failed=failed, set_errstate=set_errstate,
                      reset_errstate=reset_errstate, IGNORE_ALL=IGNORE_ALL,
                      one_blas_thread=blas_threads.one_thread,
@@ -132,6 +150,38 @@ class _Writer(ControlFlowWriter):
         self.fresh = set()  # arrays this plan allocated (ufunc results): reusable buffers
         self.pending = {}  # name -> (source, op): pure expressions folded into their reader
         self.depth = {}  # name -> how many folded expressions its pending source nests
+        # Rank-0 integers and bools, held as Python scalars: name -> numpy dtype
+        # (runtime/plan_python_scalars.py); every reader converts by this designation.
+        self.python = {}
+        self.unwrapped = set()  # pending integer expressions not yet wrapped to their dtype
+        self.numpy_constants = {}  # a Python-scalar Const's name -> its numpy scalar's name
+        self.views = {}  # array name -> its scalar_view's name, in the loop that reads it
+
+    def designate(self, names, tensors):
+        self.python.update((name, t.dtype.np_dtype) for name, t in zip(names, tensors)
+                           if is_python_scalar(t))
+
+    def as_numpy(self, name):
+        """The source of value `name` as numpy holds it (a kernel's argument, a result)."""
+        if name not in self.python:
+            return name
+        return self.numpy_constants.get(name) or to_numpy(name, self.python[name])
+
+    def operand(self, name, indent, python, ring=False):
+        """The source of input `name` for a reader that wants a Python scalar (`python`
+        True), a numpy value (False) or either (None): its pending expression when it has
+        one, wrapped first unless the reader is a `ring` operator too."""
+        if name in self.unwrapped and not ring:
+            self.materialize([name], indent)
+        source = self.pending[name][0] if name in self.pending else name
+        held = name in self.python
+        if held and python is not False and name in self.constants:
+            return literal(self.constants[name])
+        if python is None or python == held:
+            return source
+        if python:
+            return to_python(source)
+        return self.as_numpy(name) if source == name else to_numpy(source, self.python[name])
 
     def line(self, indent, text, op=None):
         if op is not None:
@@ -168,6 +218,8 @@ class _Writer(ControlFlowWriter):
         filling the last step's array, in place of the source when the source is a
         buffer of this plan that dies at the first step."""
         self.ops += [step.op for step in run]
+        for step in run:
+            self.designate(step.outputs, step.op.outputs)
         self.materialize([name for step in run for name in step.inputs], indent)
         self.uses_errstate = True  # the ufuncs are called without their warning switch
         kernels = []
@@ -191,7 +243,8 @@ class _Writer(ControlFlowWriter):
         self.line(indent, f"for {start} in range(0, {c.size}, {c.block}):")
         self.line(indent + 1, f"{block} = {flat}[{start}:{start} + {c.block}]")
         for step, call in zip(run, fused_calls(run, kernels, block,
-                                               f"{source}[{start}:{start} + {c.block}]")):
+                                               f"{source}[{start}:{start} + {c.block}]",
+                                               self.as_numpy)):
             self.line(indent + 1, call, step.op)
         links = {step.outputs[0] for step in run[:-1]}  # never bound
         dead = {name for step in run for name in step.frees} - links - self.scalars
@@ -203,13 +256,19 @@ class _Writer(ControlFlowWriter):
         expression (`if (i % 3) == 0:`), when that step is an expression too."""
         op = step.op
         if op.type == "Const":  # its value is a global of the generated function
-            value = op.attrs["value"]
+            name, value = step.outputs[0], op.attrs["value"]
             if is_number_scalar(op.outputs[0]):
                 value = value[()]  # operators on numpy scalars skip the ufunc machinery
-            self.namespace[step.outputs[0]] = self.constants[step.outputs[0]] = value
+            if is_python_scalar(op.outputs[0]):  # and its numpy scalar for kernels
+                self.designate(step.outputs, op.outputs)
+                self.numpy_constants[name] = self.namer.fresh(f"{name}_numpy")
+                self.namespace[self.numpy_constants[name]] = value
+                value = value.item()
+            self.namespace[name] = self.constants[name] = value
             return
         self.scalars.update(name for name, t in zip(step.outputs, op.outputs)
                             if t.shape.dims == ())
+        self.designate(step.outputs, op.outputs)
         dead = set(step.frees) - self.scalars
         if op.type in IFS:
             self.inline_if(step, indent)
@@ -217,44 +276,59 @@ class _Writer(ControlFlowWriter):
             self.materialize(step.inputs, indent)
             self.inline_while(step, indent)
         else:
-            source = self.source(step, indent, foldable)
-            if source is None:  # folded into the next step
+            written = self.source(step, indent, foldable)
+            if written is None:  # folded into the next step
                 return
+            source, unwrapped, fallback = written
             single = op.opdef.num_outputs == 1  # else the kernel returns a tuple
+            bound = []  # the names the statement binds
             if single and step.outputs[0] in dead:  # never bind what nobody reads
                 dead.discard(step.outputs[0])
-                statement = source
+                statement = fallback or source
             elif single:
                 statement = f"{step.outputs[0]} = {source}"
+                bound = step.outputs
             elif step.outputs:
                 statement = f"{', '.join(step.outputs)}, = {source}"
+                bound = step.outputs
             else:
                 statement = source
-            self.line(indent, statement, op)
+            if fallback is not None and bound:
+                self.line(indent, "try:", op)
+                self.line(indent + 1, statement, op)
+                self.line(indent, "except IndexError:", op)
+                self.line(indent + 1, f"{bound[0]} = {fallback}", op)
+            else:
+                self.line(indent, statement, op)
+            if unwrapped and bound:
+                self.line(indent, wrap_line(bound[0], self.python[bound[0]]), op)
+            if not single:  # a kernel's tuple: its scalars are numpy's
+                for name in bound:
+                    if name in self.python and name not in dead:
+                        self.line(indent, f"{name} = {to_python(name)}", op)
         if dead:
             self.line(indent, f"del {', '.join(sorted(dead))}")
 
     def source(self, step, indent, foldable=False):
-        """The right-hand side for a step that is neither If nor While, or None when it
-        is kept pending to be folded into the next step."""
+        """(the right-hand side, whether it is an unwrapped integer, what to evaluate
+        instead on an IndexError or None) for a step that is neither If nor While, or
+        None when it is kept pending to be folded into the next step."""
         op = step.op
         ufunc = ufunc_of(step)  # a float one without its warning switch: the plan has one
         kernel = self.namer.kernel(ufunc or step.kernel, op.type)
         self.namespace[kernel] = ufunc or step.kernel
-        args = [self.pending[name][0] if name in self.pending else name
-                for name in step.inputs]
-        folded = expression(op, args, kernel, self.constants)
-        # Operators on numpy scalars warn on overflow, float ufuncs on inf/nan.
-        if folded is not None and op.type != "Identity" or \
-                ufunc is not None and ufunc is not step.kernel:
+        folded = self.expression(step, kernel, indent)
+        if ufunc is not None and ufunc is not step.kernel:  # float ones warn on inf/nan
             self.uses_errstate = True
         if folded is None:
             self.materialize(step.inputs, indent)
-            if ufunc is not None:
-                return self.ufunc_call(step, kernel)
-            return f"{kernel}({', '.join(self.arguments(step))})"
+            call = self.ufunc_call(step, kernel) if ufunc is not None else \
+                f"{kernel}({', '.join(self.arguments(step))})"
+            python = len(step.outputs) == 1 and step.outputs[0] in self.python
+            return (to_python(call) if python else call), False, None
         for name in step.inputs:
             self.pending.pop(name, None)
+            self.unwrapped.discard(name)
         if op.type in OPERATORS:
             self.operands.update(step.inputs)
         depth = 1 + max((self.depth.pop(name, 0) for name in step.inputs), default=0)
@@ -263,21 +337,52 @@ class _Writer(ControlFlowWriter):
         if folded.pure and foldable and depth < MAX_FOLD_DEPTH:
             self.pending[step.outputs[0]] = (f"({folded.source})", op)
             self.depth[step.outputs[0]] = depth
+            if folded.unwrapped:
+                self.unwrapped.add(step.outputs[0])
             return None
-        return folded.source
+        return folded.source, folded.unwrapped, folded.fallback
+
+    def expression(self, step, kernel, indent):
+        """The step as an expression giving its output as this plan holds it (a Python
+        scalar for a Python-scalar output), or None for a kernel call."""
+        op = step.op
+        output = step.outputs[0] if len(step.outputs) == 1 else None
+        if output in self.python and has_python_form(op):
+            args = [self.operand(name, indent, True, op.type in RING_OPS)
+                    for name in step.inputs]
+            return python_expression(op, args, kernel, self.constants.get(step.inputs[-1]))
+        if op.type == "Identity":  # an alias: held as its input is, unless that differs
+            return expression(op, [self.operand(step.inputs[0], indent, output in self.python)],
+                              kernel, self.constants)
+        if op.type not in OPERATORS and op.type not in ("GatherV2", "StridedSlice"):
+            return None
+        # numpy values (numpy scalars for operators; indices may be Python ints)
+        args = [self.operand(name, indent, None if i and op.type not in OPERATORS else False)
+                for i, name in enumerate(step.inputs)]
+        folded = expression(op, args, kernel, self.constants, scalar_item=output in self.python)
+        if folded is not None and op.type in OPERATORS:  # numpy scalars warn on overflow
+            self.uses_errstate = True
+        view = self.views.get(step.inputs[0])
+        index = single_index(op, args) if folded is not None and view else None
+        if index is not None and output in self.python:
+            return Expression(f"{view}[{index}]", False, fallback=folded.source)
+        return folded
 
     def materialize(self, names, indent):
-        """Bind the pending values among `names`: their reader takes names."""
+        """Bind the pending values among `names` (wrapped): their reader takes names."""
         for name in names:
             if name in self.pending:
                 source, op = self.pending.pop(name)
                 self.depth.pop(name, None)
                 self.line(indent, f"{name} = {source[1:-1]}", op)
+                if name in self.unwrapped:
+                    self.unwrapped.discard(name)
+                    self.line(indent, wrap_line(name, self.python[name]), op)
 
     def ufunc_call(self, step, ufunc):
         """`ufunc(a, b)`, writing into a dying input (`out=a`) that this plan allocated
         and that has the output's static shape and dtype."""
-        args = list(step.inputs)
+        args = [self.as_numpy(name) for name in step.inputs]
         output = step.op.outputs[0]
         if _fully_known(output) and output.shape.rank:
             self.fresh.add(step.outputs[0])  # a ufunc's result is a new array
@@ -291,7 +396,8 @@ class _Writer(ControlFlowWriter):
     def arguments(self, step):
         """The call's arguments: ctx, the inputs, the attributes as keyword arguments."""
         op = step.op
-        args = (["ctx"] if op.opdef.needs_context else []) + list(step.inputs)
+        args = (["ctx"] if op.opdef.needs_context else []) + \
+            [self.as_numpy(name) for name in step.inputs]
         label = step.outputs[0] if step.outputs else op.type
         if not all(name.isidentifier() and not keyword.iskeyword(name) for name in op.attrs):
             attrs = self.namer.fresh(f"{label}_attrs")

@@ -58,7 +58,8 @@ def test_integer_arithmetic_wraps_around_as_the_kernel(dtype, x, y, name, ufunc)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no overflow warning either
         session, function, code = _session_and_function(op, a, b)
-    assert "(" not in code.split("try:")[1].split("except")[0]  # an operator, no call
+    body = code.split("try:")[1].split("except")[0]
+    assert not re.search(r"\b[A-Z]\w*\(", body)  # an operator, no kernel (named as its op)
     for result in (eager, session, function):
         _assert_same(result, expected)
 
@@ -137,7 +138,7 @@ def test_logical_ops_on_scalars_give_numpy_bools():
                 _assert_same(session, ufunc(a, b))
                 _assert_same(function, ufunc(a, b))
             session, function, code = _session_and_function(ag.logical_not, a)
-            assert "^ TRUE" in code
+            assert "not placeholder" in code  # bools are Python bools in the plan
             _assert_same(session, np.logical_not(a))
             _assert_same(function, np.logical_not(a))
 
