@@ -8,7 +8,8 @@ import pathlib
 
 import gast
 import pytest
-from autograph_py.converters import gast_ast, pipeline, traversal
+from autograph_py.converters import gast_ast, pipeline, templates, traversal
+from autograph_py.converters.copier import copy_tree
 from autograph_py.converters.transformer import ConversionContext
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -65,3 +66,30 @@ def test_children_are_the_standard_ones_less_contexts_and_operators(name, tree):
         expected = [c for c in gast.iter_child_nodes(node) if not isinstance(c, _LEAVES)]
         assert [id(c) for c in traversal.children(node)] == [id(c) for c in expected], (
             name, type(node).__name__)
+
+
+_TEMPLATES = [
+    '''
+    def name(a, b=1, *args, c=None, **kw):
+        nonlocal x, y
+        global z
+        x, y = vars_
+        return f(a, *args, k=x[1:2], **kw) if a else (lambda: -1.5)()
+    ''',
+    'ag__.if_stmt(cond, if_body, else_body, get_state, set_state, names, nouts)',
+    'l = ag__.list_append(l, x)',
+    'while not (a and b or c) and d < e <= f:\n    body',
+    'for i, (j, k) in enumerate(items):\n    body\nelse:\n    pass',
+    '{"a": [1, 2.0, True, None, ...], **rest}',
+]
+
+
+@pytest.mark.parametrize("template", _TEMPLATES)
+def test_a_compiled_template_copy_is_a_copy_of_the_parsed_template(template):
+    parsed = templates._parsed(template)
+    built = templates._builder(template)()
+    _assert_same(built, copy_tree(parsed), template)
+    originals = {id(n) for n in gast.walk(parsed)}
+    # Only empty nodes (contexts, operators) are shared, as copy_tree shares them.
+    assert all(not n.__dict__ for n in gast.walk(built) if id(n) in originals)
+    assert templates._builder(template)() is not built
