@@ -22,6 +22,7 @@ _LEAF_TYPES = (str, int, bool, bytes, object, type(None), ast.expr_context, ast.
 # gast keeps ast's declared type (`str | None`) for a field it fills with a Name.
 _NAMES_DECLARED_AS_STR = {('ExceptHandler', 'name')}
 _CHILD_FIELDS = {}  # node class -> its fields that may hold nodes to enter
+_STDLIB_VISIT_CONSTANT = ast.NodeVisitor.visit_Constant
 
 
 def _holds_no_child(field_type):
@@ -68,8 +69,12 @@ def walk(node):
 def _visitor_of(cls, node_class):
     """The function visiting `node_class` nodes in visitor class `cls` (its `visit_X`,
     else `generic_visit`), remembered in the class's dispatch table."""
-    visitor = cls._visitors[node_class] = getattr(
-        cls, 'visit_' + node_class.__name__, cls.generic_visit)
+    visitor = getattr(cls, 'visit_' + node_class.__name__, cls.generic_visit)
+    if visitor is _STDLIB_VISIT_CONSTANT:
+        # ast.NodeVisitor's own, looking for the visit_Num/visit_Str methods of Python
+        # 3.7 visitors on every Constant (a tenth of all nodes): none of ours has them.
+        visitor = cls.generic_visit
+    cls._visitors[node_class] = visitor
     return visitor
 
 
