@@ -135,6 +135,9 @@ class _Function:
         self.outside = scope.globals | scope.nonlocals | scope.captured
         self.walrus_only = _walrus_only_names(node)
         self.unbound = set()  # walrus_only names a generated function declares nonlocal
+        # Names the staged statements around the one being rewritten may carry: their
+        # get_state reads them at the end of the block (control_flow's rule, widened).
+        self.enclosing = frozenset()
 
 
 class LazyOperandTransformer(Transformer):
@@ -181,13 +184,29 @@ class LazyOperandTransformer(Transformer):
                 setattr(stmt, field, self._expression(value, test, defs))
             out += self.locate(defs, stmt) if defs else []
             out.append(stmt)
+            around = self._enter(stmt)
             for field in _BLOCKS:
                 if getattr(stmt, field, None):
                     setattr(stmt, field, self._block(getattr(stmt, field)))
             for part in getattr(stmt, 'handlers', []) + getattr(stmt, 'cases', []):
                 part.body = self._block(part.body)
+            if self.functions:
+                self.functions[-1].enclosing = around
         self.observed, self.maybe_defined = outer
         return out
+
+    def _enter(self, stmt):
+        """Before rewriting the blocks of `stmt`: a staged `if` or loop carries the names
+        live before or after it. Returns what to restore after them."""
+        if not self.functions:
+            return None
+        function = self.functions[-1]
+        around = function.enclosing
+        if isinstance(stmt, (gast.If, gast.For, gast.While)):
+            live = (anno.getanno(stmt, anno.Static.LIVE_VARS_IN, frozenset()) |
+                    anno.getanno(stmt, anno.Static.LIVE_VARS_OUT, frozenset()))
+            function.enclosing = around | {str(qn) for qn in live if not qn.is_composite}
+        return around
 
     def _expression(self, node, test, defs):
         """`node` with its operators that need it lowered; their functions go to `defs`."""
@@ -224,15 +243,16 @@ class LazyOperandTransformer(Transformer):
     def _observed(self, stmt):
         """Names whose binding may be read after an operator of `stmt` runs: read by the
         statement (its blocks included), live after it unless its assignment rebinds
-        them, or seen from outside the function. None for a statement without liveness
-        (made by this pass)."""
+        them, carried by a statement around it, or seen from outside the function. None
+        for a statement without liveness (made by this pass)."""
         if not self.functions:
             return None
         function = self.functions[-1]
         live = liveness.live_within(stmt, function.calls)
         if live is None:
             return None
-        return {str(qn) for qn in live if not qn.is_composite} | function.outside
+        return ({str(qn) for qn in live if not qn.is_composite} | function.outside |
+                function.enclosing)
 
     def _rebound(self, operands):
         """Plain names the operands rebind that may be read afterwards (sorted), or []: a
