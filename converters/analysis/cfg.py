@@ -14,7 +14,6 @@ get graphs of their own.
 "defined after" need; `Graph.inside[id(stmt)]` is the set of nodes `stmt` consists of.
 """
 import gast
-from autograph_py.converters import traversal
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)
@@ -161,4 +160,22 @@ def build(function):
 
 def build_all(tree):
     """CFGs of every function in `tree` (including `tree` itself)."""
-    return [build(n) for n in traversal.walk(tree) if isinstance(n, _FUNCTIONS)]
+    return [build(n) for n in _definitions(tree)]
+
+
+_BLOCKS = ('body', 'orelse', 'finalbody', 'handlers', 'cases')
+
+
+def _definitions(tree):
+    """The function definitions in `tree` (itself included). They are statements, so
+    only blocks are entered (bodies, handlers, match cases), never expressions."""
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, _FUNCTIONS):
+            yield node
+        fields = node.__dict__
+        for name in _BLOCKS:
+            block = fields.get(name)
+            if isinstance(block, list):  # not a Lambda's or IfExp's body
+                todo.extend(block)

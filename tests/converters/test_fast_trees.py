@@ -9,6 +9,7 @@ import pathlib
 import gast
 import pytest
 from autograph_py.converters import gast_ast, pipeline, templates, traversal
+from autograph_py.converters.analysis import cfg
 from autograph_py.converters.copier import copy_tree
 from autograph_py.converters.transformer import ConversionContext
 
@@ -93,3 +94,12 @@ def test_a_compiled_template_copy_is_a_copy_of_the_parsed_template(template):
     # Only empty nodes (contexts, operators) are shared, as copy_tree shares them.
     assert all(not n.__dict__ for n in gast.walk(built) if id(n) in originals)
     assert templates._builder(template)() is not built
+
+
+@pytest.mark.parametrize("name, tree", list(_trees(
+    [p for p in SOURCES if ROOT / "converters" not in p.parents])))
+def test_control_flow_graphs_are_built_for_every_function(name, tree):
+    functions = (gast.FunctionDef, gast.AsyncFunctionDef)
+    for function in [n for n in gast.walk(gast.ast_to_gast(tree)) if isinstance(n, functions)]:
+        expected = {id(n) for n in gast.walk(function) if isinstance(n, functions)}
+        assert {id(g.function) for g in cfg.build_all(function)} == expected, name
