@@ -39,9 +39,13 @@ def _variable_names(body_graph, count):
             for p in body_graph.inputs[:count]]
 
 
-def _output_names(specs):
-    # If ops do not record the user's names of their outputs: positions.
-    return [f"output {i}" for i in range(len(specs))]
+def _output_names(op, specs):
+    """The user's names of an If's outputs (`cond` keeps them beside its true branch),
+    else their positions (a graph read back from its serialized form)."""
+    names = getattr(op.attrs["then_graph"], "output_names", None)
+    if names is None or len(names) != len(specs):
+        return [f"output {i}" for i in range(len(specs))]
+    return names
 
 
 def _mismatch(op, error, names, what):
@@ -82,7 +86,7 @@ def _select(ctx, op, pred, captured, specs):
     try:
         lax_control.check_same_types(*results)
     except lax_control.CarryMismatch as e:
-        raise _mismatch(op, e, _output_names(specs), "the conditional's") from None
+        raise _mismatch(op, e, _output_names(op, specs), "the conditional's") from None
     return tuple(jnp.where(pred, a, b) for a, b in zip(*results))
 
 
@@ -107,7 +111,7 @@ def _if(ctx, op, pred, *captured):
             pred, branch(attrs["then_graph"], attrs["then_indices"]),
             branch(attrs["else_graph"], attrs["else_indices"]), ctx.state())
     except lax_control.CarryMismatch as e:
-        raise _mismatch(op, e, _output_names(specs), "the conditional's") from None
+        raise _mismatch(op, e, _output_names(op, specs), "the conditional's") from None
     ctx.set_state(state)
     return tuple(outputs)
 

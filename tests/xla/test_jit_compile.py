@@ -290,6 +290,22 @@ def test_branches_giving_different_shapes_name_the_op(effect):
         ag.function(one_sided, jit_compile=True)(ag.constant(2.0))
 
 
+@pytest.mark.parametrize("effect", [False, True])  # a select, then a lax.cond
+def test_branches_giving_different_shapes_name_the_variable(effect):
+    def doubled_when_positive(x):
+        if ag.reduce_sum(x) > 0:
+            if effect:
+                ag.print("doubling")
+            y = ag.concat([x, x], 0)
+        else:
+            y = x
+        return y
+
+    with pytest.raises(LoweringError, match=r"'y' is float32\[2\] on one path and "
+                                            r"float32\[1\] on another"):
+        ag.function(doubled_when_positive, jit_compile=True)(ag.constant([1.0]))
+
+
 def test_a_failed_check_ends_the_loop_it_is_in():
     def scan_to_five(xs, i):
         # With i past the end the numpy runtime raises at xs[i]; compiled, the failed
