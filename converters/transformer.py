@@ -61,14 +61,16 @@ def locate(nodes, origin):
 
 def locate_from_ancestors(tree):
     """Give located-less nodes the location of their nearest located ancestor."""
-    def fill(node, origin):
-        if _locatable(node):
-            if getattr(node, 'lineno', None) is None and origin is not None:
-                locate(node, origin)
-            origin = node
-        for child in traversal.children(node):
-            fill(child, origin)
-    fill(tree, None)
+    todo = [(tree, None)]
+    while todo:
+        node, origin = todo.pop()
+        fields = node.__dict__
+        if 'lineno' in node._attributes:
+            if fields.get('lineno') is None and origin is not None:
+                # Its own location only: its children take it from it in turn.
+                fields.update((attr, origin.__dict__.get(attr)) for attr in _LOCATION)
+            origin = node if fields.get('lineno') is not None else None
+        todo.extend((child, origin) for child in traversal.children(node))
     return tree
 
 
