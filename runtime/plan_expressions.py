@@ -52,6 +52,8 @@ class Expression(NamedTuple):
     unwrapped: bool = False
     # What to evaluate instead when `source` raises IndexError (numpy's own error)
     fallback: str | None = None
+    # The lowest and highest value of an integer result, before any wrapping
+    bounds: tuple[int, int] | None = None
 
 
 def expression(op, args, kernel, constants, scalar_item=False):

@@ -10,17 +10,19 @@ Contract:
   0-d array of the static dtype) for what a kernel reads and what the plan returns, so
   kernels and callers see exactly the values and dtypes they saw before.
 - `has_python_form(op)`: whether the op has an exact form on Python scalars;
-  `python_expression(op, args, kernel, divisor)` is that form's `Expression`, from its
-  inputs' sources (Python scalars; a constant is its literal, `literal(value)`). Other
-  ops keep numpy scalars or their kernels.
-  Comparisons and logical ops are exact on Python values. Integer `+ - * //` and
-  negation may leave the dtype's range: their expression is marked `unwrapped`, and the
-  value is wrapped (`wrap_line`, numpy's two's-complement wraparound) where it is bound,
-  before anything but another of these operators reads it: they commute with the
-  wraparound, so a folded chain (`3 * n + 1`) wraps once. `%` stays in range. An
-  integer divisor that may be zero calls the kernel on numpy values when it is zero, so
-  its ZeroDivisionError is raised unchanged. True division of integers, arithmetic on
-  bools and every other op keep their kernels.
+  `python_expression(op, args, kernel, ranges, divisor)` is that form's `Expression`,
+  from its inputs' sources (Python scalars; a constant is its literal, `literal(value)`).
+  Other ops keep numpy scalars or their kernels.
+  Comparisons and logical ops are exact on Python values. Integer results carry the
+  range of values they can take (from their inputs' ranges: a constant's value, `% 2`
+  in [0, 1], otherwise the dtype's, `dtype_range`); one that can leave the dtype's range
+  (`+ - *`, negation, `//` by -1 or a non-constant) is marked `unwrapped` and is wrapped
+  (`wrap_line`, numpy's two's-complement wraparound, testing only the bounds it can
+  pass: `i + 1` only the upper one) where it is bound, before anything but `+ - *` or
+  negation reads it: those commute with the wraparound, so a folded chain (`3 * n + 1`)
+  wraps once. An integer divisor that may be zero calls the kernel on numpy values when
+  it is zero, so its ZeroDivisionError is raised unchanged. True division of integers,
+  arithmetic on bools and every other op keep their kernels.
 - A numpy bool (what a comparison of floats gives) stands for a Python bool as it is:
   every operator written on bools (`& | ^`, `not`, comparisons, `if`) gives the same
   answer on both, so it is never converted.
@@ -66,9 +68,11 @@ def has_python_form(op):
     return not boolean and op.type in (*_RING, "Neg", *_DIVISIONS)
 
 
-def python_expression(op, args, kernel, divisor=None):
-    """The expression of an op `has_python_form` accepts; `divisor` is the value of a
-    constant divisor (FloorDiv, FloorMod)."""
+def python_expression(op, args, kernel, ranges, divisor=None):
+    """The expression of an op `has_python_form` accepts. `ranges` are the inputs'
+    `(lowest, highest)` values (integers; None for bools), `divisor` the value of a
+    constant divisor (FloorDiv, FloorMod). An integer result carries its range, and is
+    `unwrapped` when that leaves its dtype's."""
     if op.type in _COMPARISONS:
         return Expression(f"{args[0]} {_COMPARISONS[op.type]} {args[1]}", True)
     if op.type in _LOGICAL:
@@ -76,20 +80,45 @@ def python_expression(op, args, kernel, divisor=None):
     if op.type == "LogicalNot":
         return Expression(f"not {args[0]}", True)
     if op.type in _RING:
-        return Expression(f"{args[0]} {_RING[op.type]} {args[1]}", True, unwrapped=True)
-    if op.type == "Neg":
-        return Expression(f"-{args[0]}", True, unwrapped=True)
-    return _division(op, args, kernel, divisor)
+        source, pure = f"{args[0]} {_RING[op.type]} {args[1]}", True
+    elif op.type == "Neg":
+        source, pure = f"-{args[0]}", True
+    else:
+        source = f"{args[0]} {_DIVISIONS[op.type]} {args[1]}"
+        pure = divisor is not None and divisor != 0
+        if not pure:  # the kernel (on numpy values) raises its error for a zero divisor
+            np_dtype = op.inputs[1].dtype.np_dtype
+            failing = f"{kernel}({', '.join(to_numpy(a, np_dtype) for a in args)})"
+            source = f"({source} if {args[1]} else {failing})"
+    low, high = _range(op.type, ranges, divisor)
+    dtype_low, dtype_high = dtype_range(op.outputs[0].dtype.np_dtype)
+    return Expression(source, pure, unwrapped=low < dtype_low or high > dtype_high,
+                      bounds=(low, high))
 
 
-def _division(op, args, kernel, divisor):
-    source = f"{args[0]} {_DIVISIONS[op.type]} {args[1]}"
-    unwrapped = op.type == "FloorDiv"  # the minimum // -1
-    if divisor is not None and divisor != 0:
-        return Expression(source, True, unwrapped=unwrapped and divisor == -1)
-    np_dtype = op.inputs[1].dtype.np_dtype
-    failing = f"{kernel}({', '.join(to_numpy(a, np_dtype) for a in args)})"
-    return Expression(f"({source} if {args[1]} else {failing})", False, unwrapped=unwrapped)
+def dtype_range(np_dtype):
+    info = np.iinfo(np_dtype)
+    return int(info.min), int(info.max)
+
+
+def _range(op_type, ranges, divisor):
+    """The lowest and highest value of the op's exact (unwrapped) result."""
+    (a, b), (c, d) = ranges[0], ranges[-1]
+    if op_type == "Add":
+        return a + c, b + d
+    if op_type == "Sub":
+        return a - d, b - c
+    if op_type == "Mul":
+        products = (a * c, a * d, b * c, b * d)
+        return min(products), max(products)
+    if op_type == "Neg":
+        return -b, -a
+    if op_type == "FloorMod":  # the sign of the divisor, smaller in size
+        return min(0, c + 1), max(0, d - 1)
+    if divisor:  # FloorDiv by a constant: monotonic in the dividend
+        return (a // divisor, b // divisor) if divisor > 0 else (b // divisor, a // divisor)
+    size = max(abs(a), abs(b))  # |x // y| <= |x| for |y| >= 1
+    return -size, size
 
 
 def literal(value):
@@ -97,12 +126,16 @@ def literal(value):
     return repr(value) if value >= 0 or isinstance(value, bool) else f"({value!r})"
 
 
-def wrap_line(name, np_dtype):
-    """A statement wrapping `name` into `np_dtype`'s range as numpy's integers wrap (two
-    comparisons: the cheapest test, 20-25 ns; the wrapping itself is rare)."""
-    info = np.iinfo(np_dtype)
-    return (f"if {name} > {info.max} or {name} < {info.min}: "
-            f"{name} = wrap_{np.dtype(np_dtype).name}({name})")
+def wrap_line(name, np_dtype, value_range):
+    """A statement wrapping `name` into `np_dtype`'s range as numpy's integers wrap, testing
+    only the bounds `value_range` can pass (a comparison costs about 12 ns; the wrapping
+    itself is rare); None when it cannot leave the dtype's range."""
+    low, high = dtype_range(np_dtype)
+    tests = [f"{name} > {high}"] * (value_range[1] > high) + \
+        [f"{name} < {low}"] * (value_range[0] < low)
+    if not tests:
+        return None
+    return f"if {' or '.join(tests)}: {name} = wrap_{np.dtype(np_dtype).name}({name})"
 
 
 def _wrapper(np_dtype):

@@ -45,6 +45,7 @@ from autograph_py.runtime.plan_fusion import chain, fused_calls, fusible_run, uf
 from autograph_py.runtime.plan_python_scalars import GLOBALS as PYTHON_GLOBALS
 from autograph_py.runtime.plan_python_scalars import (
     RING_OPS,
+    dtype_range,
     has_python_form,
     is_python_scalar,
     literal,
@@ -153,7 +154,12 @@ class _Writer(ControlFlowWriter):
         # Rank-0 integers and bools, held as Python scalars: name -> numpy dtype
         # (runtime/plan_python_scalars.py); every reader converts by this designation.
         self.python = {}
-        self.unwrapped = set()  # pending integer expressions not yet wrapped to their dtype
+        # pending integer expressions not yet wrapped to their dtype -> their bounds
+        self.unwrapped = {}
+        # Bounds of Python integers bound once (not the outputs of an If or While, which
+        # are bound in several places, `joins`); any other holds its dtype's range.
+        self.ranges = {}
+        self.joins = set()
         self.numpy_constants = {}  # a Python-scalar Const's name -> its numpy scalar's name
         self.views = {}  # array name -> its scalar_view's name, in the loop that reads it
 
@@ -166,6 +172,14 @@ class _Writer(ControlFlowWriter):
         if name not in self.python:
             return name
         return self.numpy_constants.get(name) or to_numpy(name, self.python[name])
+
+    def range_of(self, name):
+        """The lowest and highest value of Python integer `name` (None for a bool)."""
+        if self.python[name].kind == "b":
+            return None
+        if name in self.constants:
+            return self.constants[name], self.constants[name]
+        return self.ranges.get(name) or dtype_range(self.python[name])
 
     def operand(self, name, indent, python, ring=False):
         """The source of input `name` for a reader that wants a Python scalar (`python`
@@ -269,6 +283,8 @@ class _Writer(ControlFlowWriter):
         self.scalars.update(name for name, t in zip(step.outputs, op.outputs)
                             if t.shape.dims == ())
         self.designate(step.outputs, op.outputs)
+        if op.type in IFS or op.type in WHILES:
+            self.joins.update(step.outputs)
         dead = set(step.frees) - self.scalars
         if op.type in IFS:
             self.inline_if(step, indent)
@@ -279,7 +295,7 @@ class _Writer(ControlFlowWriter):
             written = self.source(step, indent, foldable)
             if written is None:  # folded into the next step
                 return
-            source, unwrapped, fallback = written
+            source, wrap_bounds, fallback = written
             single = op.opdef.num_outputs == 1  # else the kernel returns a tuple
             bound = []  # the names the statement binds
             if single and step.outputs[0] in dead:  # never bind what nobody reads
@@ -300,8 +316,8 @@ class _Writer(ControlFlowWriter):
                 self.line(indent + 1, f"{bound[0]} = {fallback}", op)
             else:
                 self.line(indent, statement, op)
-            if unwrapped and bound:
-                self.line(indent, wrap_line(bound[0], self.python[bound[0]]), op)
+            if wrap_bounds and bound:
+                self.wrap(bound[0], wrap_bounds, indent, op)
             if not single:  # a kernel's tuple: its scalars are numpy's
                 for name in bound:
                     if name in self.python and name not in dead:
@@ -310,7 +326,7 @@ class _Writer(ControlFlowWriter):
             self.line(indent, f"del {', '.join(sorted(dead))}")
 
     def source(self, step, indent, foldable=False):
-        """(the right-hand side, whether it is an unwrapped integer, what to evaluate
+        """(the right-hand side, the bounds of an integer to wrap or None, what to evaluate
         instead on an IndexError or None) for a step that is neither If nor While, or
         None when it is kept pending to be folded into the next step."""
         op = step.op
@@ -325,10 +341,10 @@ class _Writer(ControlFlowWriter):
             call = self.ufunc_call(step, kernel) if ufunc is not None else \
                 f"{kernel}({', '.join(self.arguments(step))})"
             python = len(step.outputs) == 1 and step.outputs[0] in self.python
-            return (to_python(call) if python else call), False, None
+            return (to_python(call) if python else call), None, None
         for name in step.inputs:
             self.pending.pop(name, None)
-            self.unwrapped.discard(name)
+            self.unwrapped.pop(name, None)
         if op.type in OPERATORS:
             self.operands.update(step.inputs)
         depth = 1 + max((self.depth.pop(name, 0) for name in step.inputs), default=0)
@@ -338,9 +354,9 @@ class _Writer(ControlFlowWriter):
             self.pending[step.outputs[0]] = (f"({folded.source})", op)
             self.depth[step.outputs[0]] = depth
             if folded.unwrapped:
-                self.unwrapped.add(step.outputs[0])
+                self.unwrapped[step.outputs[0]] = folded.bounds
             return None
-        return folded.source, folded.unwrapped, folded.fallback
+        return folded.source, folded.bounds if folded.unwrapped else None, folded.fallback
 
     def expression(self, step, kernel, indent):
         """The step as an expression giving its output as this plan holds it (a Python
@@ -350,7 +366,11 @@ class _Writer(ControlFlowWriter):
         if output in self.python and has_python_form(op):
             args = [self.operand(name, indent, True, op.type in RING_OPS)
                     for name in step.inputs]
-            return python_expression(op, args, kernel, self.constants.get(step.inputs[-1]))
+            folded = python_expression(op, args, kernel, list(map(self.range_of, step.inputs)),
+                                       self.constants.get(step.inputs[-1]))
+            if folded.bounds and output not in self.joins:
+                self.ranges[output] = folded.bounds
+            return folded
         if op.type == "Identity":  # an alias: held as its input is, unless that differs
             return expression(op, [self.operand(step.inputs[0], indent, output in self.python)],
                               kernel, self.constants)
@@ -376,8 +396,14 @@ class _Writer(ControlFlowWriter):
                 self.depth.pop(name, None)
                 self.line(indent, f"{name} = {source[1:-1]}", op)
                 if name in self.unwrapped:
-                    self.unwrapped.discard(name)
-                    self.line(indent, wrap_line(name, self.python[name]), op)
+                    self.wrap(name, self.unwrapped.pop(name), indent, op)
+
+    def wrap(self, name, bounds, indent, op):
+        """Wrap integer `name` (whose exact value lies in `bounds`) to its dtype."""
+        line = wrap_line(name, self.python[name], bounds)
+        if line is not None:
+            self.line(indent, line, op)
+        self.ranges.pop(name, None)  # wrapped: anywhere in its dtype's range
 
     def ufunc_call(self, step, ufunc):
         """`ufunc(a, b)`, writing into a dying input (`out=a`) that this plan allocated

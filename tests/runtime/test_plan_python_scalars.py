@@ -229,3 +229,33 @@ def rotate_python(n):
     for _ in range(n):
         x, y, z = y, z + x, x
     return x, y, z
+
+
+def edge_expressions(x):
+    return (x + 1, x - 1, x % 7 + 100, x % 100 + 100, x // 2, x // 3 - 1, 2 - x, (x + x) * x)
+
+
+def signed_edge_expressions(x):
+    return edge_expressions(x) + (x // -1, x // -2, -x, x * -3 + 5)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.int64])
+def test_wraps_tested_only_where_the_value_can_leave_the_range_are_still_exact(dtype):
+    # Each expression's bounds decide which tests it gets (`x + 1` only the upper one,
+    # `x % 7 + 100` none): the oracle is the same arithmetic on numpy scalars.
+    info = np.iinfo(dtype)
+    fn = signed_edge_expressions if info.min < 0 else edge_expressions
+    for value in {int(info.min), int(info.min) + 1, 0, 1, 99, int(info.max) - 1,
+                  int(info.max)}:
+        x = np.asarray(value, dtype)
+        with np.errstate(all="ignore"):
+            expected = [np.asarray(v) for v in fn(x[()])]
+        for mode in STAGED:
+            with np.errstate(all="ignore"):  # the eager kernels warn; plans are silent
+                got = run_mode(mode, fn, [ag.constant(x)])
+            for i, (g, e) in enumerate(zip(got, expected)):
+                assert np.asarray(g).dtype == e.dtype and g == e, (mode, value, i)
+    code = _plan_code(fn, ag.constant(np.asarray(1, dtype)))
+    assert re.search(r"if add > \d+: add = wrap_", code)  # x + 1: the upper test only
+    assert re.search(r"if sub < -?\d+: sub = wrap_", code)  # x - 1: the lower test only
+    assert "if add_1 " not in code and "if floor_div " not in code  # provably in range
