@@ -47,6 +47,15 @@ def interleaved_stats(runners, repeats=7, warmup=2, number=1):
     """{name: (median, spread)} for `runners` ({name: fn}), their samples taken in turns
     (one sample of each, `repeats` times), so a burst of load from elsewhere on the
     machine hits every runner alike and the ratios between them stay fair."""
+    stats = {}
+    for name, values in interleaved_samples(runners, repeats, warmup, number).items():
+        median = statistics.median(values)
+        stats[name] = (median, (max(values) - min(values)) / median)
+    return stats
+
+
+def interleaved_samples(runners, repeats=7, warmup=2, number=1):
+    """{name: [seconds per call of each sample]}, sampled as `interleaved_stats` does."""
     for fn in runners.values():
         for _ in range(warmup):
             fn()
@@ -57,11 +66,7 @@ def interleaved_stats(runners, repeats=7, warmup=2, number=1):
             for _ in range(number):
                 fn()
             samples[name].append((time.perf_counter() - start) / number)
-    stats = {}
-    for name, values in samples.items():
-        median = statistics.median(values)
-        stats[name] = (median, (max(values) - min(values)) / median)
-    return stats
+    return samples
 
 
 def number_for(fn, target_seconds=0.02):
@@ -81,6 +86,10 @@ def tensorflow():
     os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
     import tensorflow as tf
 
+    # One thread per framework, as numpy's BLAS in the runs that limit it: the
+    # comparison is of the runtimes, not of how each splits work on a loaded machine.
+    tf.config.threading.set_intra_op_parallelism_threads(1)
+    tf.config.threading.set_inter_op_parallelism_threads(1)
     return tf
 
 

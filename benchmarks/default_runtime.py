@@ -14,13 +14,16 @@ ratios compare the runtimes, not the machine's load. Workloads and their referen
   RNN as a staged loop, against TensorFlow's `tf.function` when it is importable;
 - a cache-hit call of a trivial `ag.function`.
 
-Rows give medians of interleaved samples (see _harness). Nothing is asserted: the targets
-and a reference machine's numbers are in docs/performance.md.
+Rows give medians of interleaved samples (see _harness); the loops' rows (60 short
+samples a mode) and the trivial call also give their best sample, the one the machine's
+other load hit least, and the loops the ratio of the best samples. Nothing is asserted:
+the targets and a reference machine's numbers are in docs/performance.md.
 """
 
 import argparse
 import contextlib
 import os
+import statistics
 import sys
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -29,6 +32,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(_HERE), "examples"))
 
 import numpy as np  # noqa: E402
 from _harness import (  # noqa: E402
+    interleaved_samples,
     interleaved_stats,
     number_for,
     peak_memory,
@@ -112,12 +116,20 @@ def _python_rows(repeats):
     rows = []
     for workload, staged, plain, iterations in cases:
         runners = {"ag.function (cache hit)": staged, "plain Python": plain}
-        stats = interleaved_stats(runners, repeats, number=number_for(staged))
-        reference = stats["plain Python"][0]
-        for mode, (seconds, spread) in stats.items():
-            note = f"{seconds / iterations * 1e6:.3f} µs per iteration" if iterations else ""
-            rows.append(row(workload, mode, seconds, spread, "plain Python", reference,
-                            note=note))
+        # Short samples, many rounds: more pairs for the paired ratio.
+        samples = interleaved_samples(runners, 4 * repeats,
+                                      number=number_for(staged, target_seconds=0.005))
+        reference = statistics.median(samples["plain Python"])
+        best = min(samples["plain Python"])
+        for mode, values in samples.items():
+            seconds = statistics.median(values)
+            # The fastest sample of each mode is the one the machine's other load hit
+            # least: their ratio estimates the ratio on a quiet machine.
+            note = f"best {_time(min(values))}, {min(values) / best:.2f}x"
+            if iterations:
+                note += f"; {seconds / iterations * 1e6:.3f} µs per iteration"
+            rows.append(row(workload, mode, seconds, (max(values) - min(values)) / seconds,
+                            "plain Python", reference, note=note))
     return rows
 
 
@@ -221,9 +233,16 @@ def _model_rows(repeats):
 
 def _trivial_rows(repeats):
     trivial = _staged(lambda x: x + 1.0, np.float32(1.0))
-    seconds, spread = interleaved_stats({"hit": trivial}, repeats,
-                                        number=number_for(trivial))["hit"]
-    return [row("trivial ag.function (x + 1.0)", "cache hit", seconds, spread)]
+    values = interleaved_samples({"hit": trivial}, repeats, number=number_for(trivial))["hit"]
+    seconds = statistics.median(values)
+    # The fastest sample is the one the machine's other load hit least.
+    return [row("trivial ag.function (x + 1.0)", "cache hit", seconds,
+                (max(values) - min(values)) / seconds,
+                note=f"best {_time(min(values))}")]
+
+
+def _time(seconds):
+    return f"{seconds * 1e6:.3g} µs" if seconds < 1e-3 else f"{seconds * 1e3:.3g} ms"
 
 
 def measure(repeats=15):
