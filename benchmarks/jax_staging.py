@@ -1,77 +1,41 @@
 """Converted Python control flow under `jax.jit` against the same algorithm hand-written
 with `lax.cond` / `lax.while_loop` / `lax.scan`, in one run.
 
-Run: `python benchmarks/jax_staging.py [--json PATH]` (or through `benchmarks/run.py`).
-Workloads: Collatz(27) steps (`while` with an `if`), the index of the first element over
-a threshold in 100,000 floats (`for` with `return`), a running sum with a `break` over
-10,000 floats, a piecewise `if` under `jax.vmap` over 100,000 values, and the gradient of
-a `for` over `range(20)` with a `break` (reverse mode through the bounded scan). Each
-pair is compiled once; samples are interleaved and the ratio is converted / hand-written,
-same run. The hand-written versions are the same functions rewritten in lax by hand: the
-same loops and the same `if`s (as `lax.cond`), a `break` as a flag in the loop's test.
-Nothing is asserted: docs/jax.md gives a reference machine's numbers.
+Run: `python benchmarks/run.py --only jax_staging`. The converted functions are those of
+examples/jax_control_flow.py. Workloads: Collatz(27) steps (`while` with an `if`), the
+index of the first element over a threshold in 100,000 floats (`for` with `return`), a
+running sum with a `break` over 10,000 floats, a piecewise `if` under `jax.vmap` over
+100,000 values, and the gradient of a `for` over `range(20)` with a `break` (reverse
+mode through the bounded scan). Each pair is compiled once; samples are interleaved and
+the ratio is converted / hand-written, same run. The hand-written versions are the same
+functions rewritten in lax by hand: the same loops and the same `if`s (as `lax.cond`), a
+`break` as a flag in the loop's test. Nothing is asserted: docs/jax.md gives a reference
+machine's numbers.
 """
 
-import argparse
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, _HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(_HERE), "examples"))
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-from _harness import interleaved_stats, number_for, results_table, row, write_json  # noqa: E402
+from _harness import interleaved_stats, number_for, row  # noqa: E402
 from jax import lax  # noqa: E402
+from jax_control_flow import (  # noqa: E402  (the user's Python: examples/)
+    collatz_steps,
+    first_over,
+    piecewise,
+    power_until_large,
+    sum_until,
+)
 
 import autograph_py as ag  # noqa: E402
 
 HAND = "hand-written lax"
-
-
-# --- the user's Python, converted --------------------------------------------------------
-
-
-def collatz(n):
-    steps = 0
-    while n != 1:
-        if n % 2 == 0:
-            n = n // 2
-        else:
-            n = 3 * n + 1
-        steps += 1
-    return steps
-
-
-def first_over(xs, threshold):
-    for i, x in enumerate(xs):
-        if x > threshold:
-            return i
-    return -1
-
-
-def sum_until(xs, limit):
-    total = 0.0
-    for x in xs:
-        if total > limit:
-            break
-        total += x
-    return total
-
-
-def piecewise(x):
-    if x > 0:
-        return jnp.sin(x) * x
-    return x * x * x
-
-
-def power_until_large(x):
-    y = x
-    for _ in range(20):
-        if y > 1e6:
-            break
-        y = y * x
-    return y
 
 
 # --- the same algorithms, hand-written with lax ------------------------------------------
@@ -132,7 +96,7 @@ def _pairs():
     small = jnp.asarray(rng.uniform(0.0, 1.0, size=10_000).astype(np.float32))
     batch = jnp.asarray(rng.normal(size=100_000).astype(np.float32))
     return [
-        ("Collatz(27)", collatz, collatz_lax, (jnp.int32(27),), jax.jit),
+        ("Collatz(27)", collatz_steps, collatz_lax, (jnp.int32(27),), jax.jit),
         ("first element over 0.99999 in 1e5", first_over, first_over_lax,
          (floats, jnp.float32(0.99999)), jax.jit),
         ("sum until 4000 over 1e4", sum_until, sum_until_lax, (small, jnp.float32(4000.0)),
@@ -157,17 +121,3 @@ def measure(repeats=9):
         for mode, (seconds, spread) in stats.items():
             rows.append(row(workload, mode, seconds, spread, HAND, stats[HAND][0]))
     return rows
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--json", metavar="PATH")
-    args = parser.parse_args(argv)
-    rows = measure()
-    print(results_table(rows))
-    if args.json:
-        write_json(args.json, rows)
-
-
-if __name__ == "__main__":
-    main()

@@ -16,6 +16,7 @@ Contract (`OVERLOADS[name]`, called by py_builtins.py when an argument is one of
 import builtins
 
 from autograph_py.runtime import dtypes
+from autograph_py.runtime.operators import overload_factories
 from autograph_py.runtime.operators.iterables import (
     StagedEnumerate,
     StagedRange,
@@ -62,35 +63,14 @@ def _zip(*iterables, **kwargs):
     return StagedZip(iterables)
 
 
-def _cast_or_builtin(builtin, dtype):
-    def overload(x, *args, **kwargs):
-        return builtin(x, *args, **kwargs) if args or kwargs else cast(x, dtype)
-
-    return overload
-
-
-def _extreme(reduce_name, pairwise_name):
-    def overload(*args):
-        if builtins.len(args) == 1:
-            return getattr(reduction_ops, reduce_name)(args[0], axis=0)
-        pairwise = getattr(math_ops, pairwise_name)
-        result = args[0]
-        for value in args[1:]:
-            result = pairwise(result, value)
-        return result
-
-    return overload
-
-
-def _sum(iterable, start=0):
-    total = reduce_sum(convert_to_tensor(iterable), axis=0)
-    return total if isinstance(start, int) and start == 0 else total + start
-
-
 OVERLOADS = {
     "len": _len, "range": _range, "enumerate": _enumerate, "zip": _zip,
-    "abs": abs_op, "int": _cast_or_builtin(builtins.int, dtypes.int32),
-    "float": _cast_or_builtin(builtins.float, dtypes.float32),
-    "max": _extreme("reduce_max", "maximum"), "min": _extreme("reduce_min", "minimum"),
-    "sum": _sum, "bool": truth,
+    "abs": abs_op,
+    "int": overload_factories.cast(builtins.int, lambda x: cast(x, dtypes.int32)),
+    "float": overload_factories.cast(builtins.float, lambda x: cast(x, dtypes.float32)),
+    "max": overload_factories.extreme(reduction_ops.reduce_max, math_ops.maximum),
+    "min": overload_factories.extreme(reduction_ops.reduce_min, math_ops.minimum),
+    "sum": overload_factories.first_axis_sum(
+        lambda x, axis: reduce_sum(convert_to_tensor(x), axis=axis)),
+    "bool": truth,
 }

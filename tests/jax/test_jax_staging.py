@@ -4,6 +4,8 @@ result on Python values, on concrete JAX arrays (run as Python), and on tracers 
 and branches; `jax.vmap` matches a Python loop over the batch; errors name the variable
 and the user's line."""
 
+import importlib.util
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -15,33 +17,14 @@ import pytest
 
 import autograph_py as ag
 from tests.api.modes import run_jax
+from tests.api.test_staging_loops import found_flag_or_else
 
-
-def collatz(n):
-    steps = 0
-    while n != 1:
-        if n % 2 == 0:
-            n = n // 2
-        else:
-            n = 3 * n + 1
-        steps += 1
-    return steps
-
-
-def first_negative(xs):
-    for i, x in enumerate(xs):
-        if x < 0:
-            return i
-    return -1
-
-
-def sum_until(xs, limit):
-    total = 0.0
-    for x in xs:
-        if total > limit:
-            break
-        total += x
-    return total
+_EXAMPLES = pathlib.Path(__file__).resolve().parents[2] / "examples" / "jax_control_flow.py"
+_spec = importlib.util.spec_from_file_location("jax_control_flow", _EXAMPLES)
+examples = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(examples)
+collatz, first_over, sum_until = examples.collatz_steps, examples.first_over, examples.sum_until
+piecewise, power_until_large = examples.piecewise, examples.power_until_large
 
 
 def skip_multiples_of_three(n):
@@ -53,28 +36,11 @@ def skip_multiples_of_three(n):
     return total
 
 
-def dot_zip(a, b):
-    acc = 0.0
-    for x, y in zip(a, b):
-        acc += x * y
-    return acc
-
-
 def ternary_and_or(x):
     y = x * 2 if x > 1 and x < 5 else -x
     if not (x > 3 or x < -3):
         y = y + 1
     return y
-
-
-def for_else(xs, target):
-    for x in xs:
-        if x == target:
-            found = 1
-            break
-    else:
-        found = 0
-    return found
 
 
 def membership(xs, x):
@@ -102,12 +68,11 @@ def appends_per_item(xs):
 
 CASES = [
     (collatz, [(27,), (1,), (6,)]),
-    (first_negative, [([1.0, 2.0, -3.0, 4.0],), ([1.0, 2.0],)]),
+    (first_over, [([1.0, 2.0, -3.0, 4.0], 1.5), ([1.0, 2.0], 5.0)]),
     (sum_until, [([0.0, 1.0, 2.0, 3.0, 4.0, 5.0], 4.0), ([1.0, 1.0], 10.0)]),
     (skip_multiples_of_three, [(10,), (0,)]),
-    (dot_zip, [([1.0, 2.0, 3.0], [4.0, 5.0, 6.0])]),
     (ternary_and_or, [(0.5,), (3.0,), (4.0,), (7.0,), (-5.0,)]),
-    (for_else, [([1, 2, 3], 2), ([1, 2, 3], 7)]),
+    (found_flag_or_else, [([1, 2, 3], 2), ([1, 2, 3], 7)]),
     (membership, [([1, 2, 3], 2), ([1, 2, 3], 5)]),
     (while_with_return, [(1.0,), (200.0,), (60.0,)]),
     (builtins_over_values, [([3.0, -2.5, 7.0],)]),
@@ -143,22 +108,6 @@ def test_the_staged_program_is_lax_control_flow():
 
 
 # --- gradients and batching --------------------------------------------------------------
-
-
-def power_until_large(x):
-    y = x
-    for _ in range(5):
-        if y > 10.0:
-            break
-        y = y * x
-    return y
-
-
-def piecewise(x):
-    if x > 0:
-        return jnp.sin(x) * x
-    else:
-        return x * x * x
 
 
 def _finite_difference(fn, x, h=1e-4):

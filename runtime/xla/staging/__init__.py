@@ -25,34 +25,9 @@ import builtins
 
 import jax
 import jax.numpy as jnp
+from autograph_py.runtime.operators import overload_factories
 from autograph_py.runtime.ops.check_ops import failure_message
 from autograph_py.runtime.xla.staging import branches, iterables, loops, values
-
-
-def _cast(dtype, builtin):
-    def overload(x, *args, **kwargs):
-        if args or kwargs:
-            return builtin(x, *args, **kwargs)
-        return jnp.asarray(x).astype(dtype)
-
-    return overload
-
-
-def _extreme(reduce, pairwise):
-    def overload(*args):
-        if builtins.len(args) == 1:
-            return reduce(jnp.asarray(args[0]), axis=0)
-        result = args[0]
-        for value in args[1:]:
-            result = pairwise(result, value)
-        return result
-
-    return overload
-
-
-def _sum(iterable, start=0):
-    total = jnp.sum(jnp.asarray(iterable), axis=0)
-    return total if isinstance(start, int) and start == 0 else total + start
 
 
 def _len(value):
@@ -65,9 +40,17 @@ def _bool(value):
 
 _OVERLOADS = {
     "len": _len, "range": iterables.Range, "enumerate": iterables.Enumerate,
-    "zip": iterables.Zip, "int": _cast(jnp.int32, builtins.int),
-    "float": _cast(jnp.float32, builtins.float), "min": _extreme(jnp.min, jnp.minimum),
-    "max": _extreme(jnp.max, jnp.maximum), "sum": _sum, "bool": _bool,
+    "zip": iterables.Zip,
+    "int": overload_factories.cast(builtins.int, lambda x: jnp.asarray(x).astype(jnp.int32)),
+    "float": overload_factories.cast(builtins.float,
+                                     lambda x: jnp.asarray(x).astype(jnp.float32)),
+    "min": overload_factories.extreme(lambda x, axis: jnp.min(jnp.asarray(x), axis=axis),
+                                      jnp.minimum),
+    "max": overload_factories.extreme(lambda x, axis: jnp.max(jnp.asarray(x), axis=axis),
+                                      jnp.maximum),
+    "sum": overload_factories.first_axis_sum(
+        lambda x, axis: jnp.sum(jnp.asarray(x), axis=axis)),
+    "bool": _bool,
 }
 
 
