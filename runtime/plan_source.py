@@ -5,10 +5,15 @@ Contract: `compile_plan(plan, namer)` returns `(source, function)` where
 Each step is one statement on local variables named after the ops:
 - a kernel call (`layer_add = Add(x, layer_square)`): kernels bound under their op type,
   attributes as keyword literals (or named constants), `ctx` first for kernels that need
-  it; `Const` values are globals (rank-0 numbers as numpy scalars);
+  it; `Const` values are globals (rank-0 floats as numpy scalars, rank-0 integers and
+  bools as literals);
 - or an expression that gives the kernel's result (runtime/plan_expressions.py: operators
   on rank-0 numbers, direct indexing, Identity as its input); a pure one read only by
-  the next statement is folded into it;
+  the next statement is folded into it. Rank-0 integers and bools are held as Python
+  scalars (runtime/plan_python_scalars.py: wrapped to their dtype where their bounds can
+  leave it, converted to numpy only where a kernel reads them and where they are
+  returned); an element of an outer rank-1 integer array read in a loop is read through
+  a `scalar_view` (runtime/plan_control.py), numpy's IndexError on a miss;
 - or a bare ufunc call, writing into a dying input the plan allocated (`out=`) when it
   has the output's static shape and dtype; a chain of them on a large array becomes one
   blocked loop (runtime/plan_fusion.py);
@@ -18,7 +23,8 @@ Each step is one statement on local variables named after the ops:
   it in a context that records the body's inputs) still runs the subgraphs' own plans.
 A `del` follows the last reader of each intermediate array. One `try/except` maps the
 failing line back to its op for the error (`OpError` naming the op and the user's line).
-A plan with operators or bare float ufuncs runs under one `errstate(all="ignore")`, and
+A plan with numpy-scalar operators or bare float ufuncs runs under one
+`errstate(all="ignore")`, and
 one whose matrix products are all small on one BLAS thread (runtime/blas_threads.py),
 both restored on exit.
 """
