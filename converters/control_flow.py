@@ -87,10 +87,11 @@ def _plan(node, function_scope, outer):
     # branch's writes before the second is traced (else it reads the first's tensors).
     composites = {qn for qn in modified
                   if qn.is_composite and (qn.root not in names or qn.root in carried)}
-    # A name the statement's own code binds that a nested function rebinds (`nonlocal`)
+    # A name the statement's own code binds that a nested function reads or rebinds
     # must stay the one binding they share, dead or not; only liveness makes it state.
     own = set().union(*(anno.getanno(node, key).own for key in _OWN_SCOPES[type(node)]))
-    shared = {qn for qn in names - carried if str(qn) in own & function_scope.closure_writes}
+    closures = function_scope.closure_writes | function_scope.closure_reads
+    shared = {qn for qn in names - carried if str(qn) in own & closures}
     defined = anno.getanno(node, anno.Static.DEFINED_VARS_IN)
     maybe = anno.getanno(node, anno.Static.MAYBE_DEFINED_VARS_IN)
     undefined = [str(qn) for qn in sorted(carried | shared)

@@ -18,13 +18,17 @@ each function holds these `Effects`, for the analyses that see calls (liveness).
 
 A nested function or lambda sees the enclosing function's variables, not their values
 at its definition: whenever it runs, it reads (or rebinds) their current binding.
-`Scope.captured` holds the names some nested function or lambda reads (not counting the
-thunks converters generate, `Basic.THUNK`, which only run within the statement that uses
-them): their value matters wherever the closure may run, so control flow carries them.
-`Scope.closure_writes` holds the names one rebinds (`nonlocal`): control flow keeps the
-one binding the closure shares, and liveness decides whether their value is carried. A
-name a closure may or may not rebind (under an `if`, after a `return` that may come
-first) counts as read by it: converted, its staged statement carries the old value.
+`Scope.closure_reads` holds the names some nested function or lambda reads (not counting
+the thunks converters generate, `Basic.THUNK`, which only run within the statement that
+uses them), `Scope.closure_writes` those one rebinds (`nonlocal`): control flow keeps the
+one binding the closure shares. A name a closure may or may not rebind (under an `if`,
+after a `return` that may come first) counts as read by it: converted, its staged
+statement carries the old value. A call of a local function (a `def`, or a lambda
+assigned to a name) reads what it reads, where it is called (`Effects.reads`), so
+liveness sees it; `Scope.captured` holds the reads of the closures that may run where
+no call shows it: those that escape (passed, stored, returned, decorated, read by
+another closure), whose value matters wherever they may run, so control flow carries
+them.
 Analysis state lives on the `_Annotator` of one `resolve` call: conversions may run in
 several threads at once.
 """
@@ -45,7 +49,8 @@ class Scope:
         self.modified = set()
         self.nonlocals = set()
         self.globals = set()
-        self.captured = set()  # names (str) a nested function or lambda reads
+        self.captured = set()  # names (str) a nested function or lambda that escapes reads
+        self.closure_reads = set()  # names (str) any nested function or lambda reads
         self.closure_writes = set()  # names (str) a nested function rebinds (nonlocal)
         self.via_calls = set()  # QNs modified by calling local functions
         # Plain names (str) the block's own code binds: not a nested function's
@@ -68,6 +73,7 @@ class Scope:
         self.read |= other.read
         self.modified |= other.modified
         self.captured |= other.captured
+        self.closure_reads |= other.closure_reads
         self.closure_writes |= other.closure_writes
         self.via_calls |= other.via_calls
         self.own |= other.own
@@ -87,11 +93,13 @@ class Effects(typing.NamedTuple):
 
 class _Collector(traversal.NodeVisitor):
     """`calls`: local function name -> its `Effects`, for the functions callable by
-    name in the function being analyzed."""
+    name in the function being analyzed; `contained`: ids of the closures only ever
+    called by name (`contained_closures`), whose reads count where they are called."""
 
-    def __init__(self, calls):
+    def __init__(self, calls, contained=frozenset()):
         self.scope = Scope()
         self.calls = calls
+        self.contained = contained
 
     def visit_Call(self, node):
         if self.calls:
@@ -151,19 +159,20 @@ class _Collector(traversal.NodeVisitor):
             if n is not None:
                 self.visit(n)
 
-    def _import_closure(self, inner, deferred=True, surely=frozenset()):
+    def _import_closure(self, node, inner, deferred=True, surely=frozenset()):
         """Reads and nonlocal writes of a nested scope, seen from this scope; `deferred`
         when the nested code may run later (anything but a generated thunk). A name it
         rebinds but not `surely` (on every path) counts as read too: converted, the
         staged statement that may rebind it carries its old value."""
-        local = inner.locals
         written = _writes(inner)
-        kept = {qn for qn in written if not qn.is_composite and str(qn) not in surely}
-        free = {qn for qn in inner.read | kept if str(qn.root) not in local}
+        free = _free_reads(inner, surely)
         self.scope.read |= free
         self.scope.modified |= written
         if deferred:
-            self.scope.captured |= {str(qn.root) for qn in free}
+            reads = {str(qn.root) for qn in free}
+            self.scope.closure_reads |= reads
+            if id(node) not in self.contained:
+                self.scope.captured |= reads
             self.scope.closure_writes |= {str(qn.root) for qn in written}
 
     def _visit_signature(self, args):
@@ -177,14 +186,14 @@ class _Collector(traversal.NodeVisitor):
         self._visit_signature(node.args)
         if anno.hasanno(node, anno.Basic.THUNK):
             return  # its reads and writes count where it is called
-        self._import_closure(visible_function_effects(node, self.calls or {})[1],
+        self._import_closure(node, visible_function_effects(node, self.calls or {})[1],
                              surely=_surely_bound(node))
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Lambda(self, node):
         self._visit_signature(node.args)
-        self._import_closure(function_scope(node, self.calls),
+        self._import_closure(node, function_scope(node, self.calls),
                              deferred=not anno.hasanno(node, anno.Basic.THUNK))
 
     def visit_ClassDef(self, node):
@@ -196,10 +205,11 @@ class _Collector(traversal.NodeVisitor):
         body = block_scope(node.body, self.calls)
         self.scope.read |= body.read
         self.scope.captured |= body.captured
+        self.scope.closure_reads |= body.closure_reads
         self.scope.closure_writes |= body.closure_writes
 
     def _visit_comprehension(self, node):
-        inner = _Collector(self.calls)
+        inner = _Collector(self.calls, self.contained)
         inner.generic_visit(node)
         targets = {qn for gen in node.generators for qn in block_scope([gen.target]).bound}
         self.scope.read |= {qn for qn in inner.scope.read if qn.root not in targets}
@@ -207,6 +217,7 @@ class _Collector(traversal.NodeVisitor):
                                 if qn.root not in targets}
         self.scope.own |= {n for n in inner.scope.own if QN(n) not in targets}
         self.scope.captured |= inner.scope.captured
+        self.scope.closure_reads |= inner.scope.closure_reads
         self.scope.closure_writes |= inner.scope.closure_writes
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
@@ -224,7 +235,7 @@ def block_scope(nodes, calls=None):
 
 def function_scope(node, calls=None):
     """Activity of a function or lambda body; parameters count as modified."""
-    collector = _Collector(calls)
+    collector = _Collector(calls, contained_closures(node))
     args = node.args
     for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
         if arg is not None:
@@ -259,6 +270,14 @@ def head_scope(node, calls=None):
     else:
         parts = [node]
     return block_scope(parts, calls)
+
+
+def _free_reads(inner, surely):
+    """What running a nested scope reads from the scopes around it (see _import_closure);
+    what the local functions it calls may keep is in their Effects' reads already."""
+    kept = {qn for qn in inner.modified if not qn.is_composite and
+            str(qn) in inner.nonlocals and str(qn) not in surely}
+    return {qn for qn in inner.read | kept if str(qn.root) not in inner.locals}
 
 
 def _surely_bound(function):
@@ -297,31 +316,85 @@ def local_function_effects(node, outer_calls=None):
     """{name: Effects} for the functions defined in `node` (not in functions nested
     deeper), knowing `outer_calls` of the enclosing functions' local functions. A
     function calling another one rebinds what that one does, so this is a fixpoint."""
-    functions = []
-    body = node.body if isinstance(node, _FUNCTIONS) else [node.body]
-    stack = list(body)
-    while stack:
-        child = stack.pop()
-        if isinstance(child, _FUNCTIONS):
-            functions.append(child)
-        elif not isinstance(child, (gast.Lambda, gast.ClassDef)):
-            stack.extend(gast.iter_child_nodes(child))
+    functions = list(_named_functions(node))
     effects = {}
     while True:
         visible = {**(outer_calls or {}), **effects}
-        found = {child.name: _effects(child, visible_function_effects(child, visible)[1])
-                 for child in functions}
+        found = {}
+        for name, child in functions:
+            e = _effects(child, visible_function_effects(child, visible)[1])
+            if name in found:  # bound twice: a call may run either
+                e = Effects(found[name].reads | e.reads, found[name].writes | e.writes)
+            found[name] = e
         found = {name: e for name, e in found.items() if e.reads or e.writes}
         if found == effects:
             return effects
         effects = found
 
 
+def _named_functions(node):
+    """(name, function or lambda) for the functions `node`'s own code binds to a name:
+    `def`s and lambdas assigned to one name (not in functions nested deeper)."""
+    stack = list(node.body if isinstance(node, _FUNCTIONS) else [node.body])
+    while stack:
+        child = stack.pop()
+        if isinstance(child, _FUNCTIONS):
+            yield child.name, child
+        elif _lambda_binding(child) is not None:
+            yield _lambda_binding(child), child.value
+        elif not isinstance(child, (gast.Lambda, gast.ClassDef)):
+            stack.extend(gast.iter_child_nodes(child))
+
+
+def _lambda_binding(stmt):
+    """`n` for `n = lambda ...: ...`, else None."""
+    if (isinstance(stmt, gast.Assign) and isinstance(stmt.value, gast.Lambda) and
+            len(stmt.targets) == 1 and isinstance(stmt.targets[0], gast.Name)):
+        return stmt.targets[0].id
+    return None
+
+
 def _effects(function, scope):
-    reads = frozenset()
-    if anno.hasanno(function, anno.Basic.THUNK):
-        reads = frozenset(qn for qn in scope.read if str(qn.root) not in scope.locals)
-    return Effects(reads, frozenset(_writes(scope)))
+    surely = _surely_bound(function) if isinstance(function, _FUNCTIONS) else frozenset()
+    return Effects(frozenset(_free_reads(scope, surely)), frozenset(_writes(scope)))
+
+
+def contained_closures(function):
+    """The ids of the closures defined in `function`'s own code that run only where a
+    call by name shows it: a `def` without decorators, or a lambda assigned to a name,
+    whose name the function does not declare global or nonlocal, is never loaded but
+    as the callee of a call (`h(...)`, `ag__.converted_call(h, ...)`), and is not read
+    by a nested closure. Any other closure escapes: it may run anywhere."""
+    named, loads, declared = {}, {}, set()
+    stack = [(child, function, False) for child in traversal.children(function)]
+    while stack:
+        node, parent, nested = stack.pop()
+        if isinstance(node, (gast.Global, gast.Nonlocal)) and not nested:
+            declared.update(node.names)
+        if isinstance(node, gast.Name) and isinstance(node.ctx, gast.Load):
+            loads.setdefault(node.id, []).append(not nested and _is_callee(node, parent))
+        closure = isinstance(node, _FUNCTIONS + (gast.Lambda,)) and not anno.hasanno(
+            node, anno.Basic.THUNK)
+        if closure and not nested:
+            if isinstance(node, _FUNCTIONS) and not node.decorator_list:
+                named.setdefault(node.name, []).append(node)
+            elif isinstance(node, gast.Lambda) and _lambda_binding(parent) is not None:
+                named.setdefault(_lambda_binding(parent), []).append(node)
+        stack += [(child, node, nested or closure) for child in traversal.children(node)]
+    return frozenset(id(closure) for name, closures in named.items()
+                     if name not in declared and all(loads.get(name, ()))
+                     for closure in closures)
+
+
+def _is_callee(name, parent):
+    if not isinstance(parent, gast.Call):
+        return False
+    if parent.func is name:
+        return True
+    func = parent.func
+    return (isinstance(func, gast.Attribute) and func.attr == 'converted_call' and
+            isinstance(func.value, gast.Name) and func.value.id == 'ag__' and
+            bool(parent.args) and parent.args[0] is name)
 
 
 def visible_function_effects(node, outer_calls):

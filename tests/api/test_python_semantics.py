@@ -367,6 +367,51 @@ def closure_reads_a_name_one_branch_binds(x):
     return h()
 
 
+# --- closures called where they are made, or passed on --------------------------------
+
+
+def closure_made_in_a_loop_reads_the_last_binding(n):
+    v = 0
+    s = 0
+    i = 0
+    while i < n:
+        g = lambda: v  # noqa: E731, B023 (it reads v where it is called: the last binding)
+        s = s + g()
+        v = i
+        i += 1
+    return s
+
+
+def closure_called_in_a_loop_that_binds_what_it_reads(n):
+    g = lambda: v  # noqa: E731
+    s = 0
+    for i in range(n):
+        v = i * 2  # the binding g reads: one, shared with the loop's body
+        s = s + g()
+    return s
+
+
+def closure_made_in_a_loop_reads_its_target(xs):
+    s = 0
+    for x in xs:
+        g = lambda p: p + x  # noqa: E731, B023
+        s = s + g(1)
+    return s
+
+
+def call_it(fn):
+    return fn()
+
+
+def closure_passed_on_in_a_loop(n):
+    v = 0
+    s = 0
+    for i in range(n):
+        v = v + i
+        s = s + call_it(lambda: v)  # noqa: B023 (it escapes: it may run anywhere)
+    return s
+
+
 CASES = [
     (return_in_dead_if_then_while_true_break, [()]),
     (return_in_if_then_while_true_break, [(3,), (200,)]),
@@ -401,6 +446,10 @@ CASES = [
     (unread_walrus_reads_itself_in_lowered_operators, [(0,), (1,), (3,)]),
     (walrus_in_a_comprehension_of_a_lowered_operand, [(0,), (2,)]),
     (closure_reads_before_the_branch_binds, [(2,), (-2,)]),
+    (closure_made_in_a_loop_reads_the_last_binding, [(3,), (0,)]),
+    (closure_called_in_a_loop_that_binds_what_it_reads, [(3,), (0,)]),
+    (closure_made_in_a_loop_reads_its_target, [([1, 2, 3],), ([],)]),
+    (closure_passed_on_in_a_loop, [(3,), (0,)]),
 ]
 
 

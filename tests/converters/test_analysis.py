@@ -132,7 +132,7 @@ def test_calling_a_local_closure_modifies_what_it_rebinds_nonlocally():
         assert 'count' in _names(body.modified)
 
 
-def test_names_a_nested_function_or_lambda_reads_are_captured_writes_apart():
+def test_names_closures_read_and_rebind_and_those_escaping_closures_read():
     fn = _function('''
         def f(n, xs):
             def h():
@@ -142,11 +142,14 @@ def test_names_a_nested_function_or_lambda_reads_are_captured_writes_apart():
                 w = 1
             k = lambda: u
             a = [t for t in xs]
-            return a
+            return a, h(), k
     ''')
     scope = anno.getanno(fn, anno.Static.SCOPE)
-    assert scope.captured == {'v', 'n', 'u'}  # not xs: the comprehension runs here
+    assert scope.closure_reads == {'v', 'n', 'u'}  # not xs: the comprehension runs here
     assert scope.closure_writes == {'w'}  # its value is never read by setw
+    # h runs only where a call shows it (liveness sees its reads there); k escapes.
+    assert scope.captured == {'u'}
+    assert {str(qn) for qn in anno.getanno(fn, anno.Static.CALLS)['h'].reads} == {'v', 'n'}
 
 
 def test_generated_thunks_are_not_captured():
