@@ -86,6 +86,15 @@ def test_a_staged_assert_quotes_its_message_and_condition(fn, condition):
     assert ag.function(fn)(ag.constant(2.0)).numpy() == fn(2.0)
 
 
+def test_a_compiled_assert_fails_with_the_numpy_runtimes_message():
+    messages = []
+    for jit_compile in (False, True):
+        with pytest.raises(ag.errors.InvalidArgumentError) as staged:
+            ag.function(_positive, jit_compile=jit_compile)(ag.constant(-1.0))
+        messages.append(str(staged.value).splitlines()[0])
+    assert messages[1] == messages[0] == "Assertion failed: x must be positive (x > 0)"
+
+
 def _quotes_a_failure(x):
     assert x > 0, "Assertion failed: x must be positive"
     return x
