@@ -196,7 +196,7 @@ def to_graph(fn, recursive=True):
         first_stateful = len(graph.stateful_ops) if graph is not None else 0
         # Building a graph, converted code says so: messages then suggest autograph only
         # to code that runs without it.
-        building = context.converted_code() if graph is not None else contextlib.nullcontext()
+        building = context.autograph_on() if graph is not None else contextlib.nullcontext()
         try:
             with building:
                 result = converted(*args, **kwargs)

@@ -220,7 +220,7 @@ class Function:
             # control flow on symbolic tensors then raises the runtime's TypeError).
             warnings.warn(f"ag.function could not convert '{self.name}' and traces it as "
                           f"written: {e}", stacklevel=4)
-            return fn
+            return _as_written(fn, e.message)
 
     def _check_signature(self, values):
         """The arguments as tensors of the signature's specs, or a ValueError naming the
@@ -300,6 +300,16 @@ class Function:
 def _unpartial(fn):
     """The function a functools.partial wraps (partials of partials are flattened)."""
     return fn.func if isinstance(fn, functools.partial) else fn
+
+
+def _as_written(fn, why_not):
+    """`fn` run as written with autograph on: Python control flow on a symbolic tensor
+    then says why autograph did not convert it (`runtime.context.autograph_on`)."""
+    @functools.wraps(fn)
+    def as_written(*args, **kwargs):
+        with context.autograph_on(why_not):
+            return fn(*args, **kwargs)
+    return as_written
 
 
 def _spec_placeholder_value(value):

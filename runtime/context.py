@@ -9,10 +9,12 @@ Contract:
 - `tape_stack()` holds the recording `GradientTape`s, innermost last (`apply` records an
   op on each); `variable_creation_hooks()` holds callables that every new `Variable` is
   passed to before it is made (`function` uses one to forbid creation on retraces).
-- `converted_code()` is entered by converted code (`to_graph`'s function, which
-  `ag.function` traces when `autograph=True`) while it builds a graph;
-  `in_converted_code()` says whether some is building now, so messages suggest
-  autograph only where it is off (a graph built by hand, `autograph=False`).
+- `autograph_on(why_not=None)` is entered, while a graph is built, by code autograph is
+  on for: converted code (`to_graph`'s function, which `ag.function` traces when
+  `autograph=True`), or a function it could not convert (`why_not` says why; `ag.function`
+  then traces it as written). `autograph_status()` is the innermost `(on, why_not)`, so
+  messages suggest autograph only where it is off (a graph built by hand,
+  `autograph=False`) and otherwise say why it did not help.
 """
 
 import contextlib
@@ -25,7 +27,7 @@ class _ThreadState(threading.local):
         self.graphs = []
         self.tapes = []
         self.variable_creation_hooks = []
-        self.converted_code = 0  # depth of converted code building a graph
+        self.autograph = []  # autograph_on scopes, innermost last: their `why_not`
 
 
 # Read directly by the hot path (`registry.apply`); everyone else uses the functions.
@@ -55,13 +57,14 @@ def executing_eagerly():
 
 
 @contextlib.contextmanager
-def converted_code():
-    state.converted_code += 1
+def autograph_on(why_not=None):
+    state.autograph.append(why_not)
     try:
         yield
     finally:
-        state.converted_code -= 1
+        state.autograph.pop()
 
 
-def in_converted_code():
-    return state.converted_code > 0
+def autograph_status():
+    scopes = state.autograph
+    return (True, scopes[-1]) if scopes else (False, None)

@@ -132,11 +132,16 @@ class EagerTensor(Tensor):
 def _staging_hint(staged, explicit):
     """The fix for Python control flow on a symbolic tensor: autograph where it is off
     (`staged` says what converting gives), else `explicit`, the op to write by hand."""
-    if context.in_converted_code():
-        return ("Autograph is on, but this code was not converted (a library function, one "
-                "marked do_not_convert or autograph=False) or uses the tensor in a form it "
-                f"does not stage: {explicit}.")
-    return f"Convert the function with ag.to_graph or ag.function(autograph=True) so {staged}."
+    on, why_not = context.autograph_status()
+    if not on:
+        return (f"Convert the function with ag.to_graph or ag.function(autograph=True) so "
+                f"{staged}.")
+    if why_not is not None:
+        return (f"Autograph is on, but could not convert the function ({why_not}), so it "
+                f"runs as written: make it convertible, or {explicit}.")
+    return ("Autograph is on, but this code was not converted (a library function, one "
+            "marked do_not_convert or autograph=False) or uses the tensor in a form it "
+            f"does not stage: {explicit}.")
 
 
 class SymbolicTensor(Tensor):

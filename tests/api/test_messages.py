@@ -158,3 +158,14 @@ def test_the_autograph_hint_shows_only_where_autograph_is_off(fn, value):
     for run in unconverted_runs:
         message = _hint(run)
         assert "ag.function(autograph=True)" in message and "Autograph is on" not in message
+
+
+def test_an_unconvertible_function_says_why_autograph_did_not_help():
+    namespace = {}
+    exec("def relu(x):\n    if x > 0:\n        return x\n    return 0.0 * x\n", namespace)
+    relu = namespace["relu"]  # no source: autograph cannot convert it
+    assert float(relu(np.float32(-2.0))) == 0.0  # plain Python, the oracle
+    with pytest.warns(UserWarning, match="could not convert 'relu'"):
+        message = _hint(lambda: ag.function(relu)(ag.constant(-2.0)))
+    assert "could not convert the function (cannot convert relu: its source" in message
+    assert "ag.function(autograph=True)" not in message
