@@ -36,6 +36,7 @@ from autograph_py.runtime.operators.undefined import (
 from autograph_py.runtime.ops.check_ops import Assert
 from autograph_py.runtime.ops.core import convert_to_tensor, identity
 from autograph_py.runtime.ops.math_ops import add, logical_and, logical_not
+from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import Tensor, to_array
 
 _UNASSIGNED = (Undefined, UndefinedReturnValue)
@@ -327,14 +328,19 @@ def _probe_iteration(test, body, get_state, set_state, init):
     carried values replaced by placeholders (as the staged loop will see them)."""
     probe = FuncGraph("loop_probe", context.current_graph())
 
-    def as_input(value):
+    def as_input(value, grows=False):
         if isinstance(value, TensorList):
-            return TensorList(as_input(value.stacked))
+            # Its length is unknown in the loop (the stacked tensor's shape is relaxed), so
+            # it must be in the probe too: `len(ys)` is then symbolic, as it will be.
+            return TensorList(as_input(value.stacked, grows=True))
         if not state_lib.is_carried(value):
             return value
         with probe.as_default():
             spec = convert_to_tensor(value)
-        return probe.add_input("probe", spec.shape, spec.dtype)
+        shape = spec.shape
+        if grows and shape.dims:
+            shape = TensorShape([None, *shape.dims[1:]])
+        return probe.add_input("probe", shape, spec.dtype)
 
     undefined = {v.symbol_name for v in init if isinstance(v, Undefined)}
     with probe.as_default(), state_lib.probing():

@@ -174,3 +174,22 @@ def test_a_symbol_first_bound_under_a_staged_if_in_a_loop_with_else(mode, xs, ta
     # before the loop); that must teach the probe its spec, not fail as "defined in only
     # one branch" (it did in graph and function modes).
     check(mode, found_flag_or_else, xs, target)
+
+
+def return_once_a_list_grew(xs):
+    ys = []
+    for x in xs:
+        if len(ys) == 1:
+            return x * 10
+        ys.append(x)
+    return -1
+
+
+@pytest.mark.parametrize("mode", MODES + ("function",))
+@pytest.mark.parametrize("xs", [[3, 4, 5], [3]])
+def test_a_return_under_the_length_of_a_list_the_loop_grows(mode, xs):
+    # The loop's probe must see the list's length as the loop will (unknown): with the
+    # static length 0 of its first probe, `len(ys) == 1` was a Python False there, the
+    # return value was never learnt, and the loop failed ("different structure after a
+    # loop iteration").
+    check(mode, return_once_a_list_grew, xs)
