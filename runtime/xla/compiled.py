@@ -5,10 +5,11 @@ Contract:
 - `CompiledGraph(graph, inputs, outputs)` lowers the graph when it is made (so an op
   that cannot be compiled fails at trace time, naming the op and the user's line) when
   the input shapes are fully known, else at the first call.
-- `run(arrays)` calls the jitted function under 64-bit JAX (our dtypes include int64 and
-  float64): it passes the current values of the Variables the graph touches (read from
-  the Variables at each call) and a PRNG seed when it draws random numbers; it writes the
-  new values of the Variables it assigns back and returns the outputs as numpy arrays.
+- `run(arrays)` calls the jitted function, under 64-bit JAX when the graph has a 64-bit
+  value (our dtypes include int64 and float64): it passes the current values of the
+  Variables the graph touches (read from the Variables at each call) and a PRNG seed
+  when it draws random numbers; it writes the new values of the Variables it assigns
+  back and returns the outputs as numpy arrays.
   A failed check (Assert, integer division by zero, index out of range) raises its
   error, naming the op and the user's line, and leaves the Variables unchanged.
 - Printing is ordered (`jax.debug.callback`); a call that prints waits for its output,
@@ -21,6 +22,7 @@ Contract:
   compiled call is not copied again.
 """
 
+import contextlib
 import weakref
 
 import jax
@@ -35,6 +37,8 @@ from autograph_py.runtime.xla import (
 from autograph_py.runtime.xla.lowering import LoweringContext, lower_graph
 from autograph_py.runtime.xla.state_rules import AssertMessages
 
+# Dtypes JAX only keeps with 64-bit mode on (else it narrows them to 32 bits).
+_WIDE_DTYPES = frozenset({"int64", "uint64", "float64", "complex128"})
 _VARIABLE_OPS = ("ReadVariable", "AssignVariable", "AssignAddVariable", "AssignSubVariable")
 _RANDOM_OPS = ("RandomUniform", "RandomNormal")
 
@@ -98,12 +102,20 @@ class CompiledGraph:
         self._messages = AssertMessages()
         self._checks = {}  # input shapes -> the checks of their trace, by error code - 1
         self._jitted = jax.jit(self._lowered)
+        # 64-bit mode only for graphs with 64-bit values: switching it costs each call
+        # several microseconds, and 32-bit graphs compile to the same program without it.
+        dtypes = [t.dtype.name for op in ops for t in op.outputs]
+        dtypes += [t.dtype.name for t in self.inputs] + [v.dtype.name for v in self.variables]
+        self._wide = _WIDE_DTYPES.intersection(dtypes)
         if all(p.shape.is_fully_defined() for p in self.inputs):
             specs = [jax.ShapeDtypeStruct(tuple(p.shape.dims), p.dtype.np_dtype)
                      for p in self.inputs]
-            with jax.enable_x64(True):
+            with self._precision():
                 self._jitted.lower(specs, [var._value for var in self.variables],
                                    np.uint32(0) if self._random else None)
+
+    def _precision(self):
+        return jax.enable_x64(True) if self._wide else contextlib.nullcontext()
 
     def _lowered(self, args, values, seed):
         key = None if seed is None else jax.random.PRNGKey(seed)
@@ -119,11 +131,11 @@ class CompiledGraph:
         seed = None
         if self._random:
             seed = np.uint32(random_ops.seed_for_compiled_call())
-        to_device = DEVICE_COPIES.to_device
-        with jax.enable_x64(True):
-            outputs, values, error = self._jitted(
-                [to_device(a) for a in arrays],
-                [to_device(v._value) for v in self.variables], seed)
+        if self._wide:  # device_put too: without 64-bit mode it narrows float64 arrays
+            with jax.enable_x64(True):
+                outputs, values, error = self._call(arrays, seed)
+        else:
+            outputs, values, error = self._call(arrays, seed)
         if self._prints:
             jax.effects_barrier()
         if error is not None:
@@ -134,6 +146,11 @@ class CompiledGraph:
         for i, value in zip(self._assigned, values):
             self.variables[i]._value = read_only(to_host(value))
         return [to_host(o) for o in outputs]
+
+    def _call(self, arrays, seed):
+        to_device = DEVICE_COPIES.to_device
+        return self._jitted([to_device(a) for a in arrays],
+                            [to_device(v._value) for v in self.variables], seed)
 
     def _failure(self, code, shapes):
         """The error of check `code` (1-based) of the trace for input `shapes`, as the numpy
