@@ -35,6 +35,10 @@ def risky(p):
     if p > 2:
         raise ValueError(p)
     return p
+
+
+def call_it(fn):
+    return fn()
 '''
 
 MAX_LOOP_DEPTH = 3
@@ -182,7 +186,7 @@ class _Builder:
             kinds.append("attr")
         if self.rebinders:
             kinds.append("call")
-        kinds += ["try", "assert"]
+        kinds += ["try", "assert", "closure"]
         return getattr(self, "s_" + self.rng.choice(kinds))(scope)
 
     def nested(self, scope, loop=False, targets=(), indexes=()):
@@ -328,6 +332,23 @@ class _Builder:
         if self.rng.random() < 0.5:
             return [call]
         return [f"{self.rng.choice(self.vars)} = {self.bounded(call, scope)}"]
+
+    def s_closure(self, scope):
+        """A closure made here and called at once: by name (a lambda or a def, which read
+        where they are called, loop targets too), or passed on (it escapes: what it reads
+        counts as read after every staged statement around it, so it must be bound
+        before them, docs/limitations.md)."""
+        self.fresh += 1
+        g, var = f"g{self.fresh}", self.rng.choice(self.vars)
+        kind = self.rng.choice(("lambda", "def", "passed"))
+        if kind == "passed":  # may run anywhere: reads only variables bound at the top
+            read = self.rng.choice(self.vars + ["a", "b"])
+            return [f"{var} = {self.bounded(f'call_it(lambda: {read})', scope)}"]
+        if kind == "lambda":
+            lines = [f"{g} = lambda p: p + {self.atom(scope)}"]
+        else:
+            lines = [f"def {g}(p):", f"    return p - {self.atom(scope)}"]
+        return lines + [f"{var} = {self.bounded(f'{g}({self.small_atom(scope)})', scope)}"]
 
     def s_try(self, scope):
         var = self.rng.choice(self.vars)
