@@ -82,6 +82,13 @@ def _plan(node, function_scope, outer):
                                       for block in (node.body, node.orelse) if block))
     carried = {qn for qn in names if qn in live_in or qn in live_out or str(qn) in outer or
                (qn in head and qn in into_blocks)}
+    if isinstance(node, gast.If):
+        # An `if` reads no value of a name unbound before it and dead after it (a body's
+        # read before its own assignment fails in Python too): carrying it would make a
+        # staged `if` reject a name only one branch binds although nothing uses it after.
+        maybe_before = anno.getanno(node, anno.Static.MAYBE_DEFINED_VARS_IN)
+        carried = {qn for qn in carried if qn in live_out or str(qn) in outer or qn in head
+                   or str(qn) in maybe_before or str(qn) not in function_scope.locals}
     # Every name a body rebinds through `nonlocal` is state, even when it is dead after
     # the statement: staging traces both branches, and set_state must undo the first
     # branch's writes before the second is traced (else it reads the first's tensors).

@@ -193,3 +193,21 @@ def test_a_return_under_the_length_of_a_list_the_loop_grows(mode, xs):
     # return value was never learnt, and the loop failed ("different structure after a
     # loop iteration").
     check(mode, return_once_a_list_grew, xs)
+
+
+def last_seen_only_inside_the_if(a, b):
+    if b > 0:
+        i = 0
+        while i < b:
+            last = a if a > i else i
+            i += 1
+        a = last
+    return a + b
+
+
+@pytest.mark.parametrize("mode", MODES + ("function", "jax"))
+@pytest.mark.parametrize("a, b", [(3, 1), (0, 3), (4, -1)])
+def test_a_name_bound_in_one_branch_and_dead_after_the_if_stages(mode, a, b):
+    # `last` is unbound before the `if` and dead after it, so the staged `if` must not
+    # carry it (it was rejected as "defined in only one branch ... and used after it").
+    check(mode, last_seen_only_inside_the_if, a, b)
