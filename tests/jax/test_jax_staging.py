@@ -288,3 +288,26 @@ def test_grad_flows_through_a_value_first_bound_in_a_staged_loop():
     grad = jax.grad(ag.to_graph(last_power))(jnp.float32(1.5), 3)
     expected = _finite_difference(lambda v: last_power(v, 3), 1.5)
     np.testing.assert_allclose(float(grad), expected, rtol=1e-3)
+
+
+def assert_through_a_rebinding_helper(a, b):
+    v0 = b
+
+    def h0(p):
+        nonlocal v0
+        if p > v0:
+            v0 = p
+        return v0
+
+    if b:
+        assert h0(a) == 0 or True
+    return b
+
+
+@pytest.mark.parametrize("a, b", [(3, 1), (5, 1), (5, 0), (-2, 4)])
+def test_an_assert_in_a_staged_branch_leaves_the_results_alone(a, b):
+    # Fuzz seed 300395: with an unordered debug callback (the assert) in a lax.cond branch
+    # holding another lax.cond, jax.jit returned `a` for `b` (an XLA CPU bug in jax 0.10.2;
+    # an ordered callback avoids it).
+    jitted = jax.jit(ag.to_graph(assert_through_a_rebinding_helper))
+    assert int(jitted(a, b)) == assert_through_a_rebinding_helper(a, b)
