@@ -211,6 +211,10 @@ class Function:
         fn = self.python_function
         if not self.autograph:
             return fn
+        if getattr(_unpartial(fn), "__ag_do_not_convert__", False):
+            # As TensorFlow: traced as written (Python control flow on a symbolic tensor
+            # then raises, saying why).
+            return _as_written(fn, "it is marked ag.do_not_convert")
         try:
             if isinstance(fn, functools.partial):  # convert what it wraps, keep its arguments
                 return functools.partial(to_graph(fn.func), *fn.args, **fn.keywords)

@@ -116,6 +116,16 @@ def test_do_not_convert_runs_the_original(conversions):
             ag.to_graph(calls_kept)(ag.placeholder(ag.int32, shape=()))
 
 
+def test_ag_function_traces_a_do_not_convert_function_as_written(conversions):
+    # As tf.function: the `if` on a symbolic tensor is not converted, so it raises (and
+    # says why); a function without Python control flow on tensors traces and runs.
+    with pytest.raises(TypeError, match="marked ag.do_not_convert"):
+        ag.function(kept_as_written)(ag.constant(2))
+    assert conversions == []
+    doubled = ag.do_not_convert(lambda x: x * 2)
+    assert ag.function(doubled)(ag.constant(3)).numpy() == 6
+
+
 def test_do_not_convert_on_a_method():
     class Model:
         @ag.do_not_convert
