@@ -39,6 +39,9 @@ from autograph_py.runtime.xla.state_rules import AssertMessages
 
 # Dtypes JAX only keeps with 64-bit mode on (else it narrows them to 32 bits).
 _WIDE_DTYPES = frozenset({"int64", "uint64", "float64", "complex128"})
+# Ops whose lowering computes in 64 bits on integer inputs (math_rules: an integer mean
+# sums in int64, as the kernel, so a large sum does not wrap).
+_WIDE_INSIDE = frozenset({"Mean"})
 _VARIABLE_OPS = ("ReadVariable", "AssignVariable", "AssignAddVariable", "AssignSubVariable")
 _RANDOM_OPS = ("RandomUniform", "RandomNormal")
 
@@ -106,7 +109,9 @@ class CompiledGraph:
         # several microseconds, and 32-bit graphs compile to the same program without it.
         dtypes = [t.dtype.name for op in ops for t in op.outputs]
         dtypes += [t.dtype.name for t in self.inputs] + [v.dtype.name for v in self.variables]
-        self._wide = _WIDE_DTYPES.intersection(dtypes)
+        self._wide = bool(_WIDE_DTYPES.intersection(dtypes)) or any(
+            op.type in _WIDE_INSIDE and op.inputs and op.inputs[0].dtype.is_integer
+            for op in ops)
         if all(p.shape.is_fully_defined() for p in self.inputs):
             specs = [jax.ShapeDtypeStruct(tuple(p.shape.dims), p.dtype.np_dtype)
                      for p in self.inputs]

@@ -342,3 +342,24 @@ def test_threads_calling_one_compiled_function():
     for t in threads:
         t.join()
     assert results == {k: expected for k in range(4)}
+
+
+def test_an_integer_mean_does_not_wrap_in_32_bits():
+    # The lowering sums integers in int64, as the numpy kernel does; a 32-bit graph must
+    # still compile it in 64-bit mode (it wrapped to -357913941 when it did not).
+    values = ag.constant(np.array([2**30, 2**30, 2**30], np.int32))
+    expected = ag.function(ag.reduce_mean)(values).numpy()
+    assert ag.function(ag.reduce_mean, jit_compile=True)(values).numpy() == expected
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int32, np.float64, np.int64])
+def test_results_keep_their_dtype_with_or_without_64_bit_mode(dtype):
+    values = ag.constant(np.arange(5).astype(dtype))
+
+    def scaled_sum(x):
+        return ag.reduce_sum(x * 3) + x[0]
+
+    expected = ag.function(scaled_sum)(values)
+    actual = ag.function(scaled_sum, jit_compile=True)(values)
+    assert actual.dtype == expected.dtype
+    assert actual.numpy() == expected.numpy()
