@@ -308,6 +308,13 @@ def assert_through_a_rebinding_helper(a, b):
 def test_an_assert_in_a_staged_branch_leaves_the_results_alone(a, b):
     # Fuzz seed 300395: with an unordered debug callback (the assert) in a lax.cond branch
     # holding another lax.cond, jax.jit returned `a` for `b` (an XLA CPU bug in jax 0.10.2;
-    # an ordered callback avoids it).
+    # an ordered callback avoids it). In pure JAX, this returns 3 for (3, 1):
+    #   def f(a, b):
+    #       def taken():
+    #           k = lax.cond(a > b, lambda: a, lambda: b)
+    #           jax.debug.callback(lambda v: None, k == 0)
+    #           return k
+    #       lax.cond(b != 0, taken, lambda: b)
+    #       return b
     jitted = jax.jit(ag.to_graph(assert_through_a_rebinding_helper))
     assert int(jitted(a, b)) == assert_through_a_rebinding_helper(a, b)
