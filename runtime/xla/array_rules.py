@@ -17,6 +17,7 @@ from autograph_py.runtime.ops.manipulation_ops import PAD_MODES, mask_index, mas
 from autograph_py.runtime.xla.lowering import is_known, static
 from autograph_py.runtime.xla.math_rules import out_dtype, vjp_of
 from autograph_py.runtime.xla.table import register_lowering
+from jax import lax
 
 
 def int_arg(op, attr, inputs, what):
@@ -92,9 +93,15 @@ def _check_indices(ctx, op, indices, size):
 def _gather(ctx, op, params, indices):
     axis = normalize_axis(op.attrs["axis"], params.ndim)
     _check_indices(ctx, op, indices, params.shape[axis])
-    if params.shape[axis] == 0:
+    size = params.shape[axis]
+    if size == 0:
         return _never_read(lambda p: jnp.take(p, indices, axis=axis), params, {axis})
-    return jnp.take(params, indices, axis=axis, mode="wrap")
+    # Checked in range [-size, size) above (a failed check raises on return, whatever is
+    # read), so a negative index needs one add, not the division of mode="wrap".
+    indices = jnp.where(indices < 0, indices + size, indices)
+    if np.ndim(indices) == 0:  # a loop's element read: one dynamic slice
+        return lax.dynamic_index_in_dim(params, indices, axis, keepdims=False)
+    return jnp.take(params, indices, axis=axis, mode="clip")
 
 
 def _never_read(index, x, empty_axes):
