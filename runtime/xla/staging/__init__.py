@@ -100,6 +100,8 @@ class JaxBackend:
                    exact=exact)
 
     def stack(self, items):
+        if all(type(item) is int for item in items):  # the rest of a `range`, say
+            return iterables.stacked(items)
         return jnp.stack([jnp.asarray(item) for item in items])
 
     def cond(self, pred, true_fn, false_fn, names):

@@ -5,7 +5,8 @@ converted code it raises the same TypeError) owned by the JAX backend. For an in
 scalar `index` counting iterations from 0, `has_item(index)` is a bool scalar and
 `item(index)` the item; `length` is the number of items when it is static (an array's
 first dimension), else None (a `range` with a traced bound).
-`as_iterable(value)` wraps a tracer (or any array-like) as its rows.
+`as_iterable(value)` wraps a tracer (or any array-like) as its rows; `stacked(items)`
+makes the rest of a Python loop one staged iterable.
 """
 
 import builtins
@@ -57,6 +58,8 @@ class Range(JaxIterable):
         self._sign = None if not isinstance(step, int) else (step > 0) - (step < 0)
         if self._sign == 0:
             raise ValueError("range() arg 3 must not be zero")
+        if all(isinstance(bound, int) for bound in (start, stop, step)):
+            self.length = len(range(start, stop, step))
 
     def item(self, index):
         return self.start + index * self.step
@@ -119,6 +122,17 @@ class Zip(JaxIterable):
 
     def __repr__(self):
         return f"zip({', '.join(map(repr, self.iterables))})"
+
+
+def stacked(items):
+    """The remaining items of a Python loop whose stop test became traced: a `Range` when
+    they are the ints of an arithmetic progression (the rest of a `range`: each item is
+    then computed from the loop counter), else the rows of one stacked array."""
+    if all(type(item) is int for item in items):
+        step = items[1] - items[0] if len(items) > 1 else 1
+        if step and items == list(range(items[0], items[-1] + step, step)):
+            return Range(items[0], items[-1] + step, step)
+    return Rows(jnp.stack([jnp.asarray(item) for item in items]))
 
 
 def as_iterable(value):
