@@ -198,7 +198,7 @@ def _notes(error):
 
 @pytest.mark.parametrize("fn, arg, error, words", [
     (defined_in_one_branch, 1.0, ValueError, "'y' is defined in only one branch"),
-    (changes_dtype, 2.0, TypeError, "'n' is a int32 scalar before the loop and a float32"),
+    (changes_dtype, 2.0, TypeError, "'n' is an int32 scalar before the loop and a float32"),
     (grows_a_list_in_a_while, 3.0, ValueError, "'out' is a Python list that the loop resizes"),
     (vector_condition, np.ones(3, np.float32), ValueError, "must be a scalar"),
 ])

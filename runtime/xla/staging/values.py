@@ -32,10 +32,10 @@ def spec(value):
 
 def describe(value_spec):
     shape, dtype = value_spec
+    article = "an" if dtype.name[0] in "aeiou" else "a"
     if not shape:
-        return f"a {dtype.name} scalar"
-    return f"an {dtype.name} array of shape {shape}" if dtype.name[0] in "aeiou" else (
-        f"a {dtype.name} array of shape {shape}")
+        return f"{article} {dtype.name} scalar"
+    return f"{article} {dtype.name} array of shape {shape}"
 
 
 def truth(value, what="a condition"):
