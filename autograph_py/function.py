@@ -97,6 +97,7 @@ class Function:
         self._min_args = max((i + 1 for i, p in enumerate(self._params)
                               if p.default is p.empty), default=0)
         self._cache = FunctionCache()
+        self._fast_hits = self._cache.fast  # the hot path's dict, one attribute away
         # Held while tracing and while binding an instance; a trace may call the function
         # again (inlined), hence reentrant.
         self._lock = threading.RLock()
@@ -175,10 +176,12 @@ class Function:
         fast = None
         if not kwargs and not state.graphs and not state.tapes:
             # A plain call of eager tensors seen before: no binding, one C-hashed key.
-            fast = (EAGER_KEY_FUNCTIONS[len(args)] if len(args) < len(EAGER_KEY_FUNCTIONS)
-                    else eager_call_key)(*args)
+            try:
+                fast = EAGER_KEY_FUNCTIONS[len(args)](*args)
+            except IndexError:  # more arguments than the generated key functions take
+                fast = eager_call_key(*args)
             if fast is not None:
-                concrete = self._cache.fast.get(fast[0])
+                concrete = self._fast_hits.get(fast[0])
                 if concrete is not None:
                     return concrete._call_flat(fast[1])
         values = self._bind(args, kwargs)

@@ -23,7 +23,9 @@ class FunctionCache:
     def __init__(self):
         self._resolved = {}   # key -> ConcreteFunction serving it (traced for it or wider)
         self._traces = {}     # structure -> [(shapes, ConcreteFunction)], in trace order
-        self.fast = {}        # eager_call_key's fast key -> what lookup gave for its key
+        # eager_call_key's fast key -> what lookup gave for its key; one dict for the
+        # cache's life (cleared, never replaced), so a Function can hold it directly.
+        self.fast = {}
 
     def lookup(self, key):
         return self._resolved.get(key) or self._search(key)
@@ -36,20 +38,22 @@ class FunctionCache:
                 best, best_rank = candidate, specificity(trace_shapes)
         if best is not None:
             if len(self._resolved) >= _MAX_RESOLVED:  # e.g. a [None] trace fed every length
-                self._resolved, self.fast = {}, {}
+                self._resolved = {}
+                self.fast.clear()
             self._resolved[key] = best
         return best
 
     def remember_fast(self, fast_key, concrete):
         if len(self.fast) >= _MAX_RESOLVED:
-            self.fast = {}
+            self.fast.clear()
         self.fast[fast_key] = concrete
 
     def add(self, key, concrete):
         structure, shapes = key
         self._traces.setdefault(structure, []).append((shapes, concrete))
         # A new trace may be more specific than what an earlier lookup resolved to.
-        self._resolved, self.fast = {key: concrete}, {}
+        self._resolved = {key: concrete}
+        self.fast.clear()
 
     def shapes_traced(self, structure):
         """The shapes of the traces made for `structure`, oldest first."""
