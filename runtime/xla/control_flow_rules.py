@@ -139,33 +139,53 @@ def _while(ctx, op, *inputs):
     def step(values):
         return lower_graph(ctx, body_graph, list(values) + body_extra)
 
-    def body(carry):
-        _, values, state = carry
-        ctx.set_state(state)
-        values = typed(step(values), specs)
-        return running(values), values, ctx.state()
+    checked = []  # whether the body (or the condition in it) has a check
 
-    def running(values):
-        # A failed check ends the loop: the values after it are garbage and need not
-        # ever satisfy the loop's exit condition (the error is raised on return).
-        return test(values) & (ctx.error == 0)
+    def body(carry):
+        _, values, (variables, key) = carry
+        # The loop runs only while no check has failed: each iteration starts with none.
+        ctx.set_state((variables, key, NO_ERROR))
+        values = typed(step(values), specs)
+        status = _status(test(values), ctx.error)
+        variables, key, error = ctx.state()
+        checked.append(error is not NO_ERROR)
+        return status, values, (variables, key)
 
     before = ctx.state()
     values = typed(inputs[:num_vars], specs)
-    going = running(values)
-    names = [None] + _variable_names(body_graph, num_vars)  # carry[0] is the condition
+    going = test(values) & (ctx.error == 0)
+    variables, key, error = ctx.state()
+    names = [None] + _variable_names(body_graph, num_vars)  # carry[0] is the status
     try:
-        _, values, state = lax_control.while_loop(
-            lambda carry: carry[0], body, (going, values, ctx.state()),
-            attrs["maximum_iterations"])
+        status, values, (variables, key) = lax_control.while_loop(
+            lambda carry: carry[0] == _RUNNING, body,
+            (_status(going, NO_ERROR), values, (variables, key)), attrs["maximum_iterations"])
     except lax_control.CarryMismatch as e:
         ctx.set_state(before)  # the failed trace left tracers of its own in the state
         values = _unrolled(inputs[:num_vars], test, step, attrs["maximum_iterations"])
         if values is None:
             raise _mismatch(op, e, names, "loop variable") from None
         return tuple(values)
-    ctx.set_state(state)
+    if any(checked):  # a negative status is the code of the check that ended the loop
+        error = jnp.where(status < 0, -status, error)
+    ctx.set_state((variables, key, error))
     return tuple(values)
+
+
+NO_ERROR = np.int32(0)
+_RUNNING = 1
+
+
+def _status(going, error):
+    """The loop's one carried control value: 1 to run the body again, 0 when the
+    condition ends the loop, -code when check `code` failed in the last iteration.
+    One scalar, so XLA computes it in one fused kernel: a loop body of more than 8
+    kernels runs on XLA's concurrent executor, which costs about 0.6 µs an iteration
+    (a second carried flag made the RNN benchmark's loop 2x slower)."""
+    running = jnp.asarray(going, jnp.int32)
+    if error is NO_ERROR:  # no check in the body
+        return running
+    return jnp.where(error != 0, -error, running)
 
 
 def _unrolled(values, test, step, limit):
