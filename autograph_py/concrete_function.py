@@ -59,7 +59,7 @@ class ConcreteFunction:
         from autograph_py.runtime.xla.call import compiled_graph, xla_call  # noqa: PLC0415
 
         compiled = compiled_graph(self.graph, self.inputs, self.outputs)
-        self._run = lambda ctx, arrays: compiled.run(arrays)
+        self._run = compiled.function
         self._call_op = xla_call
         self.jit_compile = True
 

@@ -119,6 +119,11 @@ class CompiledGraph:
         self._wide = bool(_WIDE_DTYPES.intersection(dtypes)) or any(
             op.type in _WIDE_INSIDE and op.inputs and op.inputs[0].dtype.is_integer
             for op in ops)
+        effects = bool(self.variables) or self._random or self._prints or self._wide
+        # `function(ctx, arrays)`: run, with the calling convention of the numpy
+        # executor's plan functions (the context is not needed: Variables live on
+        # themselves), so a ConcreteFunction calls it without a frame in between.
+        self.function = self._run if effects else self._run_pure
         if all(p.shape.is_fully_defined() for p in self.inputs):
             specs = [jax.ShapeDtypeStruct(tuple(p.shape.dims), p.dtype.np_dtype)
                      for p in self.inputs]
@@ -140,6 +145,9 @@ class CompiledGraph:
         return outputs, values, (error if ctx.checks else None)
 
     def run(self, arrays):
+        return self.function(None, arrays)
+
+    def _run(self, _ctx, arrays):
         seed = None
         if self._random:
             seed = np.uint32(random_ops.seed_for_compiled_call())
@@ -151,18 +159,31 @@ class CompiledGraph:
         if self._prints:
             jax.effects_barrier()
         if error is not None:
-            code = int(error)
-            if code:
-                raise self._failure(code, tuple(np.shape(a) for a in arrays))
+            self._raise_failed_check(error, arrays)
         to_host = DEVICE_COPIES.to_host
         for i, value in zip(self._assigned, values):
             self.variables[i]._value = read_only(to_host(value))
+        return [to_host(o) for o in outputs]
+
+    def _run_pure(self, _ctx, arrays):
+        """`_run` of the common case, a 32-bit graph without Variables, random numbers or
+        prints: a cache hit's microseconds are mostly this path's Python."""
+        to_device = DEVICE_COPIES.to_device
+        outputs, _, error = self._jitted([to_device(a) for a in arrays], [], None)
+        if error is not None:
+            self._raise_failed_check(error, arrays)
+        to_host = DEVICE_COPIES.to_host
         return [to_host(o) for o in outputs]
 
     def _call(self, arrays, seed):
         to_device = DEVICE_COPIES.to_device
         return self._jitted([to_device(a) for a in arrays],
                             [to_device(v._value) for v in self.variables], seed)
+
+    def _raise_failed_check(self, error, arrays):
+        code = int(error)
+        if code:
+            raise self._failure(code, tuple(np.shape(a) for a in arrays))
 
     def _failure(self, code, shapes):
         """The error of check `code` (1-based) of the trace for input `shapes`, as the numpy
