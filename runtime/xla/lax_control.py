@@ -65,7 +65,7 @@ def cond(pred, true_fn, false_fn, carry):
         raise
 
 
-def _checked_body(body_fn):
+def checked_body(body_fn):
     def body(carry):
         after = as_arrays(body_fn(carry))
         check_same_types(carry, after)
@@ -76,7 +76,7 @@ def _checked_body(body_fn):
 
 def while_loop(test_fn, body_fn, carry, maximum_iterations=None):
     carry = as_arrays(carry)
-    body = _checked_body(body_fn)
+    body = checked_body(body_fn)
     if maximum_iterations is None:
         return lax.while_loop(test_fn, body, carry)
 
@@ -90,6 +90,6 @@ def fori_loop(n, body_fn, carry):
     carry = as_arrays(carry)
 
     def step(carry, i):
-        return _checked_body(lambda c: body_fn(i, c))(carry), None
+        return checked_body(lambda c: body_fn(i, c))(carry), None
 
     return lax.scan(step, carry, jax.numpy.arange(int(n)))[0]

@@ -192,6 +192,22 @@ def vector_condition(x):
     return 2.0
 
 
+def pops_past_a_length(xs):  # fuzz seed 600164, minimized
+    ys, total = [], 0
+    for x in xs:
+        ys.append(x)
+        if len(ys) > 2:
+            total += ys.pop()
+    return total
+
+
+def prefix_sums_through_the_list(xs):
+    ys = [xs[0]]
+    for x in xs:
+        ys.append(ys[-1] + x)
+    return ys[-1]
+
+
 def _notes(error):
     return "\n".join(getattr(error, "__notes__", []))
 
@@ -201,12 +217,37 @@ def _notes(error):
     (changes_dtype, 2.0, TypeError, "'n' is an int32 scalar before the loop and a float32"),
     (grows_a_list_in_a_while, 3.0, ValueError, "'out' is a Python list that the loop resizes"),
     (vector_condition, np.ones(3, np.float32), ValueError, "must be a scalar"),
+    # Traced once for every iteration, these would read the list as it was before the loop.
+    (pops_past_a_length, np.arange(1, 5, dtype=np.int32), ValueError,
+     r"'ys' is a Python list that the loop resizes and also reads \(its length\)"),
+    (prefix_sums_through_the_list, np.arange(1, 5, dtype=np.int32), ValueError,
+     r"'ys' is a Python list that the loop resizes and also reads \(an item\)"),
 ])
 def test_staging_errors_name_the_variable_and_the_line(fn, arg, error, words):
     with pytest.raises(error, match=words) as info:
         jax.jit(ag.to_graph(fn))(jnp.asarray(arg))
     assert f'File "{__file__}"' in _notes(info.value)
     assert f"in {fn.__name__}" in _notes(info.value)
+
+
+def appends_in_both_branches_and_reads_other_lists(xs):
+    ys, weights = [], [2, 3]
+    for x in xs:
+        if x % 2 == 0:
+            ys.append(x * weights[0])
+        else:
+            ys.append(x * weights[-1] + len(weights))
+    return sum(ys)
+
+
+def test_a_scan_may_read_lists_it_does_not_resize():
+    xs = np.arange(1, 7, dtype=np.int32)
+    expected = appends_in_both_branches_and_reads_other_lists(xs.tolist())
+    assert int(jax.jit(ag.to_graph(appends_in_both_branches_and_reads_other_lists))(
+        jnp.asarray(xs))) == expected
+    # The rejected programs are right in our graph (TensorList) and in Python.
+    for fn in (pops_past_a_length, prefix_sums_through_the_list):
+        assert int(ag.function(fn)(ag.constant(xs))) == fn(xs.tolist())
 
 
 def positive(x):

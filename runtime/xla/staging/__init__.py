@@ -7,8 +7,8 @@ Python values and never reach it. What lowers to what:
 - `if` → `lax.cond` (branches.py); a ternary, `and`, `or` → `lax.cond` on their value;
   `not` → `jnp.logical_not`; `x in a` → `jnp.any(a == x)`.
 - `while` → `lax.while_loop`, or a bounded `lax.scan` under `maximum_iterations`; `for`
-  over an array's rows, or `enumerate`/`zip` of arrays → `lax.scan` (with `lax.cond` per
-  step when a `break`/`return` may stop it); `for` over `range` with a traced bound →
+  over an array's rows, or `enumerate`/`zip` of arrays → `lax.scan` (each step guarded,
+  guards.py, when a `break`/`return` may stop it); `for` over `range` with a traced bound →
   `lax.while_loop` (loops.py). So `jax.grad` works through every loop with a static trip
   count.
 - `assert` on a traced value → a host callback that raises when the program runs (the

@@ -16,10 +16,12 @@ Contract:
   one dtype and shape.
 """
 
+import jax
+import jax.numpy as jnp
 from autograph_py.runtime import nest
 from autograph_py.runtime.operators import state as state_lib
 from autograph_py.runtime.operators.undefined import Undefined, UndefinedReturnValue
-from autograph_py.runtime.xla.staging import values
+from autograph_py.runtime.xla.staging import guards, list_reads, values
 from jax import lax
 
 
@@ -32,27 +34,72 @@ class _FillInFirst(Exception):
         self.index, self.like = index, like
 
 
+@list_reads.as_machinery
 def if_stmt(pred, body, orelse, get_state, set_state, symbol_names):
     pred = values.truth(pred, "the condition of an `if` statement")
     init = get_state()
     fills = {}
+    guard = guards.take()  # set when this `if` starts a bounded loop's step (guards.py)
     while True:
         ends = []
+
+        def make(fn, ends):
+            return _branch(fn, init, fills, ends, get_state, set_state, symbol_names)
+
         try:
-            outputs = lax.cond(pred, _branch(body, init, fills, ends, get_state, set_state,
-                                             symbol_names),
-                               _branch(orelse, init, fills, ends, get_state, set_state,
-                                       symbol_names))
+            if guard is None:
+                with guards.suspended():
+                    outputs = lax.cond(pred, make(body, ends), make(orelse, ends))
+            else:
+                outputs = _guarded_cond(guard, pred, init, (body, orelse), make, ends)
             break
         except _FillInFirst as missing:
             fills[missing.index] = missing.like
     set_state(_assemble(init, ends, outputs))
 
 
+def _guarded_cond(guard, pred, init, fns, make, ends):
+    """The `if` at the top of a guarded loop step (guards.py): a `lax.cond` that a stopped
+    loop sends to a branch doing no float work (a `break`, a `return` of a value already
+    computed), else a `lax.switch` whose third branch gives zeros."""
+    passive = [_leaves_floats_alone(make(fn, []), init) for fn in fns]
+    branches = [make(fn, ends) for fn in fns]
+    if passive[0]:
+        return guards.guarded(lax.cond, pred | ~guard, *branches)
+    if passive[1]:
+        return guards.guarded(lax.cond, pred & guard, *branches)
+    return guards.guarded(lax.switch, guards.switch_index(guard, pred),
+                          [*branches, _zeros_like_first(ends)])
+
+
+def _leaves_floats_alone(traced, init):
+    """Whether a branch leaves every float as it was before the `if` or sets it to a
+    constant (traced once more, apart, to see)."""
+    with guards.suspended():
+        jax.make_jaxpr(traced)()
+    before = {id(leaf) for leaf in nest.flatten(init)}
+    end = traced.ends[0]
+    return not any(isinstance(leaf, jax.core.Tracer) and id(leaf) not in before and
+                   jnp.issubdtype(leaf.dtype, jnp.inexact) for leaf in nest.flatten(end))
+
+
+def _zeros_like_first(ends):
+    """The third branch of a guarded `if`: zeros like the carried leaves the first traced
+    branch gives (the loop step that takes it discards its results)."""
+    def zeros():
+        return [jnp.zeros(*values.spec(v)) for v in nest.flatten(ends[0])
+                if values.is_carried(v)]
+
+    return zeros
+
+
 def _branch(fn, init, fills, ends, get_state, set_state, symbol_names):
+    """The branch `fn` as a function for lax: its end states are appended to `ends`
+    (also its attribute `ends`)."""
     def traced():
-        set_state(tuple(list(v) if isinstance(v, list) else v for v in init))
-        fn()
+        set_state(tuple(list_reads.copy(v) if isinstance(v, list) else v for v in init))
+        with list_reads.user_code():
+            fn()
         end = list(get_state())
         for i, like in fills.items():
             if isinstance(end[i], (Undefined, UndefinedReturnValue)):
@@ -62,6 +109,7 @@ def _branch(fn, init, fills, ends, get_state, set_state, symbol_names):
         ends.append(tuple(end))
         return [values.as_array(v) for v in nest.flatten(end) if values.is_carried(v)]
 
+    traced.ends = ends
     return traced
 
 
@@ -141,7 +189,8 @@ def cond_value(pred, true_fn, false_fn, names):
 
     def branch(fn):
         def traced():
-            value = fn()
+            with list_reads.user_code():
+                value = fn()
             for leaf in nest.flatten(value):
                 if not values.is_carried(leaf):
                     raise TypeError(
@@ -162,4 +211,5 @@ def cond_value(pred, true_fn, false_fn, names):
 
         return traced
 
-    return lax.cond(pred, branch(true_fn), branch(false_fn))
+    with guards.suspended():
+        return lax.cond(pred, branch(true_fn), branch(false_fn))

@@ -5,7 +5,7 @@ Contract:
   body()` as one loop carrying the symbols' array and number values, rotated as our graph
   loops are (the test runs exactly as often as in Python, `condition` is its first value).
   With `maximum_iterations` (static) under autodiff (autodiff.py) it is a `lax.scan` of
-  that many steps whose body runs under `lax.cond` while the test holds, so `jax.grad`
+  that many steps whose body runs only while the test holds (guards.py), so `jax.grad`
   differentiates through it; otherwise `lax.while_loop` (forward mode only, as JAX's own),
   counting iterations against the bound if there is one (unless `opts["test_keeps_bound"]`
   says the test already stops the loop within it: a `for` over an array's rows).
@@ -36,19 +36,21 @@ from autograph_py.runtime.operators.undefined import (
     UndefinedSymbolError,
 )
 from autograph_py.runtime.xla import lax_control
-from autograph_py.runtime.xla.staging import autodiff, values
+from autograph_py.runtime.xla.staging import autodiff, guards, list_reads, values
 from jax import lax
 
 _UNASSIGNED = (Undefined, UndefinedReturnValue)
 
 
+@list_reads.as_machinery
 def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, exact=None):
     """`exact`: the static trip count of a loop that never stops early (then `test` is
     not called: a `for` without `break` over a static length)."""
     if exact == 0 or opts.get("maximum_iterations") == 0:
         return  # the body never runs: every symbol keeps its value, unbound ones too
     if condition is None and exact is None:
-        condition = test()
+        with list_reads.user_code():
+            condition = test()
     before = get_state()
     entry = _entry_state(test, body, get_state, set_state, symbol_names)
     flat = nest.flatten(entry)
@@ -63,11 +65,16 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, e
 
     def iteration(carried_values):
         restore(carried_values)
-        body()
-        next_condition = None if exact is not None else values.truth(
-            test(), "a loop's condition")
+        if exact is not None:  # a list the iteration appends to must not be read (list_reads)
+            check_list_reads = list_reads.watch(get_state, set_state, symbol_names)
+        with list_reads.user_code():
+            body()
+            next_condition = None if exact is not None else test()
+        if next_condition is not None:
+            next_condition = values.truth(next_condition, "a loop's condition")
         end, appended = get_state(), {}
         if exact is not None:
+            check_list_reads(entry, end)
             end, appended = _split_appends(entry, end)
         _check_iteration(entry, end, flat, carried, names, symbol_names)
         end_flat = nest.flatten(end)
@@ -79,7 +86,8 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, e
             _, carried_values, appended = iteration(carry)
             return carried_values, nest.map_structure(values.as_array, appended)
 
-        results, appended = lax.scan(scan_step, start, None, length=exact)
+        with guards.suspended():
+            results, appended = lax.scan(scan_step, start, None, length=exact)
         restore(results)
         set_state(_with_appends(get_state(), appended, exact))
         return
@@ -91,17 +99,21 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, e
             return next_condition, carried_values
 
         limit = opts.get("maximum_iterations")
-        if autodiff.active() or limit is None or opts.get("test_keeps_bound"):
-            _, results = lax_control.while_loop(
-                lambda carry: carry[0], step, (first, start),
-                limit if autodiff.active() else None)
+        if limit is not None and autodiff.active():
+            _, results = guards.bounded_scan(lambda carry: carry[0], step, (first, start),
+                                             limit)
+        elif limit is None or opts.get("test_keeps_bound") or autodiff.active():
+            with guards.suspended():
+                _, results = lax_control.while_loop(lambda carry: carry[0], step,
+                                                    (first, start))
         else:  # nothing differentiates it: stop as soon as the test fails
             def counted_step(carry):
                 return (*step(carry[1:]), carry[0] + 1)
 
-            _, _, results = lax_control.while_loop(
-                lambda carry: carry[1] & (carry[0] < limit), lambda c: _rotate(counted_step(c)),
-                (0, first, start))
+            with guards.suspended():
+                _, _, results = lax_control.while_loop(
+                    lambda carry: carry[1] & (carry[0] < limit),
+                    lambda c: _rotate(counted_step(c)), (0, first, start))
     restore(results)
     unbound = [i for i, v in enumerate(before) if type(v) is Undefined
                and not isinstance(entry[i], Undefined)]
@@ -228,8 +240,9 @@ def _probe(test, body, get_state, set_state, entry, unknown):
             leaves[i] = value
         set_state(nest.pack_sequence_as(entry, leaves))
         try:
-            body()
-            test()
+            with list_reads.user_code():
+                body()
+                test()
         except UndefinedSymbolError as e:
             if e.symbol_name in undefined:
                 raise ValueError(
