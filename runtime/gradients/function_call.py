@@ -57,6 +57,12 @@ def _gradient_graph(graph):
     return cached
 
 
+def gradient_slots(graph):
+    """The positions (among `graph`'s differentiable inputs, then the Variables it reads)
+    of the gradients that flow: None at the others."""
+    return _gradient_graph(graph)[1]
+
+
 def inner_variables_of(graph):
     """The Variables `graph` reads, in the order the `Call` rule returns their gradients."""
     return variables_read_inside({"graph": graph})

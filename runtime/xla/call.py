@@ -2,16 +2,20 @@
 can differentiate through it, with the backward pass compiled too.
 
 Contract: `xla_call(graph, inputs)` runs `graph` through its `CompiledGraph` (one per
-graph) as an op of the registry, so active tapes record it. Its gradient rule is
-`Call`'s (`function_call.call_gradient`): the gradient graph, run by another `XlaCall`,
-so it is lowered and jitted as well, and enclosing tapes can record it (higher orders).
-Its lowering inlines the graph, so an XlaCall inside a compiled graph is compiled with it.
+graph) as an op of the registry, so active tapes record it. Recorded eagerly, a graph
+that only computes values runs its forward with `jax.vjp`'s residuals kept for the tape
+(`pullback`), and its gradient is one compiled backward call. Otherwise the gradient
+rule is `Call`'s (`function_call.call_gradient`): the gradient graph, run by another
+`XlaCall`, so it is lowered and jitted as well, and enclosing tapes can record it
+(higher orders). Its lowering inlines the graph, so an XlaCall inside a compiled graph
+is compiled with it.
 """
 
 import weakref
 
 from autograph_py.runtime.gradients.function_call import call_gradient
 from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
+from autograph_py.runtime.xla import pullback
 from autograph_py.runtime.xla.compiled import CompiledGraph
 from autograph_py.runtime.xla.lowering import lower_graph
 from autograph_py.runtime.xla.table import register_lowering
@@ -29,10 +33,13 @@ def compiled_graph(graph, inputs=None, outputs=None):
     return compiled
 
 
-def _xla_call_kernel(ctx, *inputs, graph, output_specs):
+def _xla_call_kernel(ctx, *inputs, graph, output_specs, residuals=None):
     # Variables live on themselves (compiled calls run eagerly): ctx is not needed, but an
     # op holding a graph takes it, which is how tapes see it may read Variables.
-    return tuple(compiled_graph(graph).run(list(inputs)))
+    compiled = compiled_graph(graph)
+    if residuals is not None:
+        return tuple(pullback.run_recorded(compiled, list(inputs), residuals))
+    return tuple(compiled.run(list(inputs)))
 
 
 register(OpDef("XlaCall", _xla_call_kernel,
@@ -42,10 +49,18 @@ register(OpDef("XlaCall", _xla_call_kernel,
 
 def xla_call(graph, inputs):
     specs = [(t.shape, t.dtype) for t in graph.outputs]
-    return tuple(apply("XlaCall", list(inputs), {"graph": graph, "output_specs": specs}))
+    attrs = {"graph": graph, "output_specs": specs}
+    if pullback.recording_eagerly():
+        compiled = compiled_graph(graph)
+        if pullback.eligible(compiled):
+            attrs["residuals"] = pullback.residuals_for(compiled)
+    return tuple(apply("XlaCall", list(inputs), attrs))
 
 
-register_gradient("XlaCall")(lambda op, *grads: call_gradient(op, grads, xla_call))
+@register_gradient("XlaCall")
+def _gradient(op, *grads):
+    found = pullback.gradients(op, grads)
+    return call_gradient(op, grads, xla_call) if found is None else found
 
 
 @register_lowering("XlaCall")

@@ -106,12 +106,16 @@ class CompiledGraph:
                     assigned.add(id(op.attrs["var"]))
         self.variables = list(found.values())
         # Only the Variables the graph assigns come back (read-only ones are not copied).
-        self._assigned = [i for i, v in enumerate(self.variables) if id(v) in assigned]
-        self._random = any(op.type in _RANDOM_OPS for op in ops)
-        self._prints = any(op.type == "PrintV2" for op in ops)
+        self.assigned = [i for i, v in enumerate(self.variables) if id(v) in assigned]
+        self.random = any(op.type in _RANDOM_OPS for op in ops)
+        self.prints = any(op.type == "PrintV2" for op in ops)
+        # lax.while_loop, which JAX's reverse mode cannot differentiate.
+        self.unbounded_loops = any(
+            op.type == "WhileGrad" or op.type in ("While", "StatefulWhile") and
+            op.attrs["maximum_iterations"] is None for op in ops)
         self._messages = AssertMessages()
         self._checks = {}  # input shapes -> the checks of their trace, by error code - 1
-        self._jitted = jax.jit(self._lowered)
+        self._jitted = jax.jit(self.lowered)
         # 64-bit mode only for graphs with 64-bit values: switching it costs each call
         # several microseconds, and 32-bit graphs compile to the same program without it.
         dtypes = [t.dtype.name for op in ops for t in op.outputs]
@@ -119,7 +123,7 @@ class CompiledGraph:
         self._wide = bool(_WIDE_DTYPES.intersection(dtypes)) or any(
             op.type in _WIDE_INSIDE and op.inputs and op.inputs[0].dtype.is_integer
             for op in ops)
-        effects = bool(self.variables) or self._random or self._prints or self._wide
+        effects = bool(self.variables) or self.random or self.prints or self._wide
         # `function(ctx, arrays)`: run, with the calling convention of the numpy
         # executor's plan functions (the context is not needed: Variables live on
         # themselves), so a ConcreteFunction calls it without a frame in between.
@@ -127,20 +131,20 @@ class CompiledGraph:
         if all(p.shape.is_fully_defined() for p in self.inputs):
             specs = [jax.ShapeDtypeStruct(tuple(p.shape.dims), p.dtype.np_dtype)
                      for p in self.inputs]
-            with self._precision():
+            with self.precision():
                 self._jitted.lower(specs, [var._value for var in self.variables],
-                                   np.uint32(0) if self._random else None)
+                                   np.uint32(0) if self.random else None)
 
-    def _precision(self):
+    def precision(self):
         return jax.enable_x64(True) if self._wide else contextlib.nullcontext()
 
-    def _lowered(self, args, values, seed):
+    def lowered(self, args, values, seed):
         key = None if seed is None else jax.random.PRNGKey(seed)
         ctx = LoweringContext(self.variables, values, key)
         ctx.assert_messages = self._messages
         outputs = lower_graph(ctx, self.graph, list(args), self.outputs)
         values, _, error = ctx.state()
-        values = [values[i] for i in self._assigned]
+        values = [values[i] for i in self.assigned]
         self._checks[tuple(np.shape(a) for a in args)] = ctx.checks
         return outputs, values, (error if ctx.checks else None)
 
@@ -149,19 +153,19 @@ class CompiledGraph:
 
     def _run(self, _ctx, arrays):
         seed = None
-        if self._random:
+        if self.random:
             seed = np.uint32(random_ops.seed_for_compiled_call())
         if self._wide:  # device_put too: without 64-bit mode it narrows float64 arrays
             with jax.enable_x64(True):
                 outputs, values, error = self._call(arrays, seed)
         else:
             outputs, values, error = self._call(arrays, seed)
-        if self._prints:
+        if self.prints:
             jax.effects_barrier()
         if error is not None:
-            self._raise_failed_check(error, arrays)
+            self.raise_failed_check(error, arrays)
         to_host = DEVICE_COPIES.to_host
-        for i, value in zip(self._assigned, values):
+        for i, value in zip(self.assigned, values):
             self.variables[i]._value = read_only(to_host(value))
         return [to_host(o) for o in outputs]
 
@@ -171,7 +175,7 @@ class CompiledGraph:
         to_device = DEVICE_COPIES.to_device
         outputs, _, error = self._jitted([to_device(a) for a in arrays], [], None)
         if error is not None:
-            self._raise_failed_check(error, arrays)
+            self.raise_failed_check(error, arrays)
         to_host = DEVICE_COPIES.to_host
         return [to_host(o) for o in outputs]
 
@@ -180,7 +184,7 @@ class CompiledGraph:
         return self._jitted([to_device(a) for a in arrays],
                             [to_device(v._value) for v in self.variables], seed)
 
-    def _raise_failed_check(self, error, arrays):
+    def raise_failed_check(self, error, arrays):
         code = int(error)
         if code:
             raise self._failure(code, tuple(np.shape(a) for a in arrays))

@@ -1,0 +1,167 @@
+"""A compiled call recorded by a gradient tape: its forward call also prepares the
+backward, so the tape's gradient needs at most one more compiled call and never
+recomputes the forward (the gradient graph of `function_call` does).
+
+Contract:
+- `xla_call` puts a `Residuals()` holder in the attrs of an `XlaCall` made while tapes
+  record eagerly (`recording_eagerly`) when the graph only computes values and JAX can
+  differentiate it (`eligible`: it assigns no Variable, prints nothing, draws no random
+  numbers, and has no loop without `maximum_iterations`, a `lax.while_loop`: those keep
+  the gradient graph, whose `WhileGrad` keeps the iterations' values). The op's kernel
+  runs `recorded_call(compiled).forward(arrays, holder)`: the outputs, as
+  `CompiledGraph.run` returns them, and in the holder what the gradient needs, alive as
+  long as the tape's record of the op:
+  - a graph with one floating output, a scalar (a loss): its gradient itself, computed
+    in the same compiled call (`jax.vjp` with a cotangent of 1). The output is a scalar,
+    so the gradient for any cotangent is this one times the cotangent.
+  - otherwise `jax.vjp`'s residuals, and the gradient is one compiled backward call.
+- Gradients are computed where the gradient graph has a path (elsewhere None, as
+  `call_gradient` answers), for every floating input and Variable read, watched or not:
+  the tape's engine gives a recorded op's rule no say about which it will use.
+- `gradients(op, grads)` answers as `function_call.call_gradient` does (one gradient per
+  input, None for the others, then one per Variable read inside), or None when the
+  gradient must be built from our ops: while tapes record it or a graph is being built
+  (higher derivatives), or when the holder is empty.
+"""
+
+import weakref
+
+import jax
+import jax.numpy as jnp
+import numpy as np
+from autograph_py.runtime import context
+from autograph_py.runtime.gradients.function_call import gradient_slots, inner_variables_of
+from autograph_py.runtime.tensor import EagerTensor
+from autograph_py.runtime.xla.compiled import DEVICE_COPIES
+
+
+class Residuals:
+    """What a recorded call keeps for the tape's gradient (see the module docstring)."""
+
+    __slots__ = ("call", "kind", "payload", "wanted")
+
+    def __init__(self):
+        self.call = None
+
+
+def recording_eagerly():
+    state = context.state
+    return bool(state.tapes) and not state.graphs
+
+
+def eligible(compiled):
+    return not (compiled.assigned or compiled.random or compiled.prints or
+                compiled.unbounded_loops)
+
+
+_recorded = weakref.WeakKeyDictionary()  # CompiledGraph -> its RecordedCall
+
+
+def residuals_for(compiled):
+    """An empty holder for a call of `compiled` that the recording tapes will keep."""
+    call = _recorded.get(compiled)
+    if call is None:
+        call = _recorded[compiled] = RecordedCall(compiled)
+    holder = Residuals()
+    holder.wanted = call.wanted
+    return holder
+
+
+def run_recorded(compiled, arrays, holder):
+    return _recorded[compiled].forward(arrays, holder)
+
+
+def gradients(op, grads):
+    holder = op.attrs.get("residuals")
+    if holder is None or holder.call is None or context.state.tapes or \
+            context.state.graphs:
+        return None
+    return holder.call.backward(op, holder, grads)
+
+
+class RecordedCall:
+    def __init__(self, compiled):
+        self.compiled = compiled
+        graph = compiled.graph
+        self._diff_inputs = [i for i, p in enumerate(compiled.inputs) if p.dtype.is_floating]
+        self._diff_vars = [i for i, v in enumerate(compiled.variables) if v.dtype.is_floating]
+        self._diff_outputs = [i for i, t in enumerate(compiled.outputs) if t.dtype.is_floating]
+        # Positions in call_gradient's answer: differentiable inputs, then the Variables
+        # read inside (their order, not the compiled graph's).
+        num_diff = len(self._diff_inputs)
+        position = {id(v): num_diff + k for k, v in enumerate(inner_variables_of(graph))}
+        self._positions = list(range(num_diff)) + [
+            position.get(id(compiled.variables[i])) for i in self._diff_vars]
+        self._size = num_diff + len(position)
+        flows = set(gradient_slots(graph))
+        # The differentiable inputs and Variables (indices into `_positions`) whose
+        # gradient is computed.
+        self.wanted = tuple(k for k, p in enumerate(self._positions) if p in flows)
+        self._scalar = len(self._diff_outputs) == 1 and \
+            compiled.outputs[self._diff_outputs[0]].shape.rank == 0
+        self._dtypes = [compiled.inputs[i].dtype for i in self._diff_inputs] + [
+            compiled.variables[i].dtype for i in self._diff_vars]
+        self._forwards = {}  # wanted slots -> the jitted forward
+        self._backward = jax.jit(lambda pullback, cotangents: pullback(cotangents))
+
+    def _forward_fn(self, wanted, args, values):
+        split = len(self._diff_inputs)
+        slots = [self._diff_inputs[k] if k < split else self._diff_vars[k - split]
+                 for k in wanted]
+
+        def outputs_of(primals):
+            args_, values_ = list(args), list(values)
+            for k, slot, primal in zip(wanted, slots, primals):
+                (args_ if k < split else values_)[slot] = primal
+            outputs, _, error = self.compiled.lowered(args_, values_, None)
+            outputs = [jnp.asarray(o) for o in outputs]
+            return [outputs[i] for i in self._diff_outputs], (outputs, error)
+
+        primals = [args[s] if k < split else values[s] for k, s in zip(wanted, slots)]
+        diff_outputs, pullback, (outputs, error) = jax.vjp(outputs_of, primals, has_aux=True)
+        if self._scalar:
+            return outputs, error, pullback([jnp.ones_like(diff_outputs[0])])[0]
+        return outputs, error, pullback
+
+    def forward(self, arrays, holder):
+        """Run the call on `arrays`, filling `holder` (made by `residuals_for`)."""
+        compiled = self.compiled
+        wanted = holder.wanted
+        forward = self._forwards.get(wanted)
+        if forward is None:
+            forward = self._forwards[wanted] = jax.jit(
+                lambda args, values: self._forward_fn(wanted, args, values))
+        to_device = DEVICE_COPIES.to_device
+        with compiled.precision():
+            outputs, error, payload = forward(
+                [to_device(a) for a in arrays],
+                [to_device(v._value) for v in compiled.variables])
+        if error is not None:
+            compiled.raise_failed_check(error, arrays)
+        holder.call, holder.kind, holder.payload = \
+            self, "gradient" if self._scalar else "pullback", payload
+        to_host = DEVICE_COPIES.to_host
+        return [to_host(o) for o in outputs]
+
+    def backward(self, op, holder, grads):
+        cotangents = [grads[i] for i in self._diff_outputs]
+        if holder.kind == "gradient":
+            scale = cotangents[0]._value  # a scalar: the gradient is linear in it
+            found = [DEVICE_COPIES.to_host(g) for g in holder.payload]
+            if scale != 1:
+                found = [np.asarray(g * scale, g.dtype) for g in found]
+        else:
+            cotangents = [jnp.zeros(op.outputs[i].shape, op.outputs[i].dtype.np_dtype)
+                          if g is None else DEVICE_COPIES.to_device(g._value)
+                          for i, g in zip(self._diff_outputs, cotangents)]
+            with self.compiled.precision():
+                found = self._backward(holder.payload, cotangents)[0]
+            found = [DEVICE_COPIES.to_host(g) for g in found]
+        answer = [None] * self._size
+        for k, g in zip(holder.wanted, found):
+            answer[self._positions[k]] = EagerTensor(g, self._dtypes[k])
+        split = len(self._diff_inputs)
+        result = [None] * len(op.inputs)
+        for i, g in zip(self._diff_inputs, answer[:split]):
+            result[i] = g
+        return tuple(result) + tuple(answer[split:])

@@ -1,0 +1,94 @@
+"""A GradientTape around a compiled call (runtime/xla/pullback.py): the forward call also
+prepares the backward (the gradient of a scalar output, else `jax.vjp`'s residuals), and
+the tape's gradient is what the numpy runtime's tape gives (the oracle: the same
+function through `ag.function` without jit_compile), None where it gives None."""
+
+import numpy as np
+import pytest
+from autograph_py.runtime.xla import pullback
+from autograph_py.runtime.xla.compiled import CompiledGraph
+
+import autograph_py as ag
+
+RNG = np.random.default_rng(7)
+W = ag.Variable(RNG.normal(size=(3, 2)))
+UNUSED = ag.Variable(RNG.normal(size=(2,)))  # read, but no gradient reaches it
+X = ag.constant(RNG.normal(size=(4, 3)))
+
+
+def loss(x):
+    return ag.reduce_sum(ag.tanh(ag.matmul(x, W)) ** 2)
+
+
+def vector(x):
+    return ag.reduce_sum(ag.tanh(ag.matmul(x, W)), axis=1)
+
+
+def loss_and_count(x):
+    y = ag.matmul(x, W)
+    gate = ag.cast(ag.cast(UNUSED > 0.0, ag.int32), ag.float64)  # no gradient: int path
+    return ag.reduce_mean(y * y) * ag.reduce_sum(gate), ag.reduce_sum(ag.cast(y > 0, ag.int32))
+
+
+def gradients(fn, jit, target=lambda y: y, watch_x=True, sources=lambda x: [x, W],
+              **options):
+    f = ag.function(fn, jit_compile=jit)
+    with ag.GradientTape(**options) as tape:
+        if watch_x:
+            tape.watch(X)
+        y = f(X)
+        t = target(y)
+    found = tape.gradient(t, sources(X))
+    again = tape.gradient(t, sources(X)) if options.get("persistent") else found
+    return [None if g is None else g.numpy() for g in found + again]
+
+
+def assert_same(expected, actual):
+    assert [g is None for g in actual] == [g is None for g in expected]
+    for e, a in zip(expected, actual):
+        if e is not None:
+            np.testing.assert_allclose(a, e, rtol=1e-10, atol=1e-12)
+
+
+CASES = {
+    "scalar loss": dict(fn=loss),
+    "scaled downstream": dict(fn=loss, target=lambda y: 3.0 * y + 1.0),
+    "vector output": dict(fn=vector, target=lambda y: ag.reduce_sum(y * y)),
+    "input not watched": dict(fn=loss, watch_x=False),  # the rule still gives its gradient
+    "persistent tape": dict(fn=loss, persistent=True),
+    "an int output and an unconnected Variable": dict(
+        fn=loss_and_count, target=lambda y: y[0], sources=lambda x: [x, W, UNUSED]),
+}
+
+
+@pytest.mark.parametrize("case", CASES.values(), ids=list(CASES))
+def test_recorded_call_gradients_are_the_numpy_runtimes(case):
+    assert_same(gradients(jit=False, **case), gradients(jit=True, **case))
+
+
+def test_a_scalar_loss_takes_one_compiled_call_and_no_gradient_graph(monkeypatch):
+    calls = []
+    original = CompiledGraph.run
+    monkeypatch.setattr(CompiledGraph, "run", lambda self, arrays: calls.append(self.graph)
+                        or original(self, arrays))
+    backward = []
+    run_backward = pullback.RecordedCall.backward
+    monkeypatch.setattr(pullback.RecordedCall, "backward",
+                        lambda *a: backward.append(1) or run_backward(*a))
+    assert_same(gradients(loss, False), gradients(loss, True))
+    assert calls == [] and backward == [1]  # the forward ran as a recorded call
+
+
+def test_second_derivatives_through_a_recorded_call():
+    def second(jit):
+        f = ag.function(lambda x: ag.reduce_sum(ag.exp(x) * x), jit_compile=jit)
+        x = ag.constant([0.3, -1.2, 2.0], ag.float64)
+        with ag.GradientTape() as outer:
+            outer.watch(x)
+            with ag.GradientTape() as inner:
+                inner.watch(x)
+                y = f(x)
+            g = inner.gradient(y, x)
+        return [g.numpy(), outer.gradient(g, x).numpy()]
+
+    assert_same(second(False), second(True))
