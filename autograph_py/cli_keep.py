@@ -15,6 +15,8 @@ definition's indentation), `new` its conversion. The result is `new` printed wit
 - comments of statements that conversion dropped are dropped with them.
 Equal trees print the same program, so keeping text never changes what runs. Text is
 kept only where it can be cut out cleanly (the statement alone on its lines).
+A printed function that Python's parser would refuse (e.g. 200 nested parentheses)
+raises `SyntaxError`.
 """
 
 import ast
@@ -25,16 +27,25 @@ import tokenize
 
 import gast
 
+from autograph_py.cli_positions import unparse_with_positions
+from autograph_py.converters import traversal
 from autograph_py.converters.gast_ast import fix_missing_locations, gast_to_ast
 
 _BLOCKS = ("body", "orelse", "finalbody")
+# Nesting that Python's parser surely accepts: half of its tokenizer's limits (200
+# brackets, 100 blocks), as its own stack may give up sooner where they meet other
+# nesting. Only a function printed deeper is parsed again to find out.
+_SURELY_PARSED_BRACKETS = 100
+_SURELY_PARSED_BLOCKS = 50
 
 
 def keep_users_text(old, new, lines, indent):
     printed_tree = fix_missing_locations(gast_to_ast(new))
-    printed = ast.unparse(printed_tree)
-    splicer = _Splicer(old, lines, indent, printed.split("\n"))
-    splicer.statement(new, ast.parse(printed).body[0])
+    printed, spans, (brackets, blocks) = unparse_with_positions(printed_tree)
+    if brackets > _SURELY_PARSED_BRACKETS or blocks > _SURELY_PARSED_BLOCKS:
+        ast.parse(printed)  # near Python's limits: its parser tells (SyntaxError)
+    splicer = _Splicer(old, lines, indent, printed.split("\n"), spans)
+    splicer.statement(new, printed_tree)
     return splicer.result()
 
 
@@ -75,9 +86,14 @@ def _blocks(node):
 
 
 class _Splicer:
-    def __init__(self, old, lines, indent, printed):
-        self.lines, self.indent, self.printed = lines, indent, printed
-        self.originals = {_origin(n): n for n in gast.walk(old) if isinstance(n, gast.stmt)}
+    """Splices the user's text into `printed`, the lines of the converted function
+    printed; `spans` tells where each of its printed (`ast`) statements is
+    (`cli_positions`)."""
+
+    def __init__(self, old, lines, indent, printed, spans):
+        self.lines, self.indent, self.printed, self.spans = lines, indent, printed, spans
+        self.originals = {_origin(n): n for n in traversal.walk(old)
+                          if isinstance(n, gast.stmt)}
         self.leading, self.trailing = _comments(old, lines)
         self.placed = set()  # origins whose comments were placed
         self.replaced = {}  # printed line (1-based) of a span's start -> (end, new lines)
@@ -110,15 +126,15 @@ class _Splicer:
             place = original is not None and origin not in self.placed
             if place:
                 self.placed.add(origin)
-                prefix = " " * members[0][1].col_offset
-                self.before.setdefault(_first_line(members[0][1]), []).extend(
-                    prefix + comment for comment in self.leading.get(origin, []))
+                first, _, column = self.spans[id(members[0][1])]
+                self.before.setdefault(first, []).extend(
+                    " " * column + comment for comment in self.leading.get(origin, []))
             kept = [self.statement(gen, out) for gen, out in members]
             if not place or any(kept) or origin not in self.trailing:
                 continue
             same_kind = [out for gen, out in members if type(gen) is type(original)]
             at = (same_kind or [members[-1][1]])[0]
-            line = _first_line(at.body[0]) - 1 if _blocks(at) else at.end_lineno
+            line = self.spans[id(at.body[0])][0] - 1 if _blocks(at) else self.spans[id(at)][1]
             self.after.setdefault(line, []).extend(self.trailing[origin])
 
     def statement(self, gen, out):
@@ -128,7 +144,8 @@ class _Splicer:
         if original is not None and type(original) is type(gen):
             text = self._users_text(original, gen, out)
             if text is not None:
-                self.replaced[_first_line(out)] = (out.end_lineno, text)
+                first, last, _ = self.spans[id(out)]
+                self.replaced[first] = (last, text)
                 return True
             if isinstance(gen, gast.FunctionDef):
                 self._keep_header(original, gen, out)
@@ -141,7 +158,7 @@ class _Splicer:
             return None
         first, last = _first_line(original), original.end_lineno
         return self._cut(first, last, original.col_offset, original.end_col_offset,
-                         " " * out.col_offset)
+                         " " * self.spans[id(out)][2])
 
     def _keep_header(self, original, gen, out):
         """The user's decorators and signature, when conversion changed only the body."""
@@ -153,10 +170,11 @@ class _Splicer:
         if last < original.lineno:
             return  # the body starts on the `def` line
         end_col = len(self.lines[last - 1].encode())
+        first, _, column = self.spans[id(out)]
         text = self._cut(_first_line(original), last, original.col_offset, end_col,
-                         " " * out.col_offset)
+                         " " * column)
         if text is not None:
-            self.replaced[_first_line(out)] = (_first_line(out.body[0]) - 1, text)
+            self.replaced[first] = (self.spans[id(out.body[0])][0] - 1, text)
 
     def _cut(self, first, last, col, end_col, prefix):
         """Lines `first`..`last` re-indented from the user's indentation to `prefix`, or

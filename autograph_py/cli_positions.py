@@ -1,0 +1,106 @@
+"""`ast.unparse`, telling where each statement was printed, for `cli_keep`.
+
+Contract of `unparse_with_positions(tree) -> (text, spans, depth)`: `text` is exactly
+`ast.unparse(tree)`; `spans` maps `id(stmt)` of every statement of `tree` to
+`(first line, last line, column)` in `text` (lines from 1): what `ast.parse(text)` would
+say of the statement printed from it (its first decorator's line for a definition, the
+`elif` line for an `if` printed as `elif`, whose last line is the whole chain's);
+`depth` is `(brackets, indentation)`, the deepest nesting of brackets and of blocks in
+`text`, the two things Python's tokenizer limits (200 and 100).
+Parsing the printed function again to learn these was a tenth of `autograph convert`.
+
+It extends the standard library's printer (`ast._Unparser`, private but the code of
+`ast.unparse` since Python 3.9): every line it starts goes through `fill` (after a
+separate "\\n" piece) at the current indentation, and the only statements it prints
+without `traverse` are docstrings and `elif` branches, both handled here.
+"""
+
+import ast
+import contextlib
+
+
+class _PositionUnparser(ast._Unparser):
+    def __init__(self, **options):  # f-strings print their parts with a new printer
+        super().__init__(**options)
+        self.spans = {}
+        self._counted = 0  # pieces of `_source` whose newlines `_line` counts
+        self._line = 1  # the line the counted pieces end on
+        self._elif_chains = []  # per `if` being printed: its branches printed as `elif`
+        self._docstring = None  # the docstring statement about to be printed
+        self._brackets = 0
+        self.depth = (0, 0)  # the deepest (brackets, indentation level) printed
+
+    def _current_line(self):
+        source = self._source
+        for piece in source[self._counted:]:
+            self._line += piece.count("\n")
+        self._counted = len(source)
+        return self._line
+
+    def _printed(self, node, write):
+        """Run `write()`, which prints statement `node` first, and record its span."""
+        line, start, column = self._current_line(), len(self._source), self._indent * 4
+        write()
+        for piece in self._source[start:]:  # blank lines a definition starts with
+            if piece.strip("\n"):
+                break
+            line += piece.count("\n")
+        self.spans[id(node)] = (line, self._current_line(), column)
+
+    def _statement(self, visit, node):
+        """Print statement `node` with the printer's `visit` method for it."""
+        chain = []
+        if isinstance(node, ast.If):
+            inner = node
+            while len(inner.orelse) == 1 and isinstance(inner.orelse[0], ast.If):
+                inner = inner.orelse[0]
+                chain.append(inner)
+        self._elif_chains.append(iter(chain))
+        self._printed(node, lambda: visit(self, node))
+        self._elif_chains.pop()
+        end = self.spans[id(node)][1]
+        for branch in chain:  # ast.parse ends each `elif` where the whole `if` ends
+            first, _, column = self.spans[id(branch)]
+            self.spans[id(branch)] = (first, end, column)
+
+    @contextlib.contextmanager
+    def delimit(self, start, end):  # every bracket the printer writes but `{*()}`'s
+        self._brackets += 1
+        self.depth = (max(self.depth[0], self._brackets), self.depth[1])
+        self.write(start)
+        yield
+        self.write(end)
+        self._brackets -= 1
+
+    def fill(self, text=""):
+        super().fill(text)
+        if self._indent > self.depth[1]:
+            self.depth = (self.depth[0], self._indent)
+        if text == "elif ":
+            self.spans[id(next(self._elif_chains[-1]))] = (
+                self._current_line(), None, self._indent * 4)
+
+    def _write_docstring_and_traverse_body(self, node):
+        self._docstring = node.body[0] if node.body else None
+        super()._write_docstring_and_traverse_body(node)
+
+    def _write_docstring(self, node):
+        statement, self._docstring = self._docstring, None
+        self._printed(statement, lambda: super(_PositionUnparser, self)._write_docstring(node))
+
+
+def _recording(visit):
+    return lambda self, node: self._statement(visit, node)
+
+
+# Only statements are intercepted (their visit methods): expressions, nine nodes in ten,
+# print at the standard library's speed.
+for _name, _visit in vars(ast._Unparser).items():
+    if (_name.startswith("visit_") and isinstance(getattr(ast, _name[6:], None), type) and
+            issubclass(getattr(ast, _name[6:]), ast.stmt)):
+        setattr(_PositionUnparser, _name, _recording(_visit))
+
+
+def unparse_with_positions(tree):
+    printer = _PositionUnparser()
+    return printer.visit(tree), printer.spans, printer.depth
