@@ -208,6 +208,28 @@ def prefix_sums_through_the_list(xs):
     return ys[-1]
 
 
+def reads_after_a_staged_if(xs):
+    ys, total = [0], 0
+    for x in xs:
+        if x > 2:
+            ys.append(x)
+        else:
+            ys.append(-x)
+        if len(ys) > 3:
+            total += x
+    return total
+
+
+def inner_loop_reads_what_the_outer_appends(xs):
+    ys = [0]
+    for x in xs:
+        t = 0
+        for _ in xs:
+            t += ys[-1]
+        ys.append(t + x)
+    return ys[-1]
+
+
 def _notes(error):
     return "\n".join(getattr(error, "__notes__", []))
 
@@ -221,6 +243,10 @@ def _notes(error):
     (pops_past_a_length, np.arange(1, 5, dtype=np.int32), ValueError,
      r"'ys' is a Python list that the loop resizes and also reads \(its length\)"),
     (prefix_sums_through_the_list, np.arange(1, 5, dtype=np.int32), ValueError,
+     r"'ys' is a Python list that the loop resizes and also reads \(an item\)"),
+    (reads_after_a_staged_if, np.arange(1, 5, dtype=np.int32), ValueError,
+     r"'ys' is a Python list that the loop resizes and also reads \(its length\)"),
+    (inner_loop_reads_what_the_outer_appends, np.arange(1, 5, dtype=np.int32), ValueError,
      r"'ys' is a Python list that the loop resizes and also reads \(an item\)"),
 ])
 def test_staging_errors_name_the_variable_and_the_line(fn, arg, error, words):
@@ -246,7 +272,8 @@ def test_a_scan_may_read_lists_it_does_not_resize():
     assert int(jax.jit(ag.to_graph(appends_in_both_branches_and_reads_other_lists))(
         jnp.asarray(xs))) == expected
     # The rejected programs are right in our graph (TensorList) and in Python.
-    for fn in (pops_past_a_length, prefix_sums_through_the_list):
+    for fn in (pops_past_a_length, prefix_sums_through_the_list, reads_after_a_staged_if,
+               inner_loop_reads_what_the_outer_appends):
         assert int(ag.function(fn)(ag.constant(xs))) == fn(xs.tolist())
 
 

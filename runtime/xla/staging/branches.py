@@ -55,7 +55,7 @@ def if_stmt(pred, body, orelse, get_state, set_state, symbol_names):
             break
         except _FillInFirst as missing:
             fills[missing.index] = missing.like
-    set_state(_assemble(init, ends, outputs))
+    set_state(list_reads.rewatched(init, _assemble(init, ends, outputs)))
 
 
 def _guarded_cond(guard, pred, init, fns, make, ends):

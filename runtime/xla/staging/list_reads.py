@@ -16,7 +16,10 @@ Contract:
   ValueError naming the symbol and the read when a list grew (`end` longer than `entry`)
   and was read in the iteration.
 - `machinery()` / `user_code()`: context managers, nestable; `as_machinery(fn)` decorates
-  a staging operator; `copy(list)` is a branch's copy, watched as the original.
+  a staging operator; `copy(list)` is a branch's copy, watched as the original;
+  `rewatched(before, after)` watches the lists of a state our staging rebuilt (after an
+  `if` or a loop inside the iteration) as they were before. A scan inside the iteration
+  notes a read in its own log and in the enclosing scan's.
 """
 
 import contextlib
@@ -65,22 +68,33 @@ def copy(value):
 
 
 class _Log:
-    __slots__ = ("read",)
+    __slots__ = ("read", "outer")
 
-    def __init__(self):
+    def __init__(self, outer=None):
         self.read = None  # how the user's code first read the list, in words
+        self.outer = outer  # the log of an enclosing scan watching the same list
+
+    def note(self, what):
+        log = self
+        while log is not None and log.read is None:
+            log.read = what
+            log = log.outer
 
 
 class WatchedList(list):
     __slots__ = ("log",)
+
+    def __init__(self, items=()):
+        super().__init__(items)
+        self.log = _Log()  # replaced by _watched; a list our staging rebuilt is rewatched
 
 
 def _noting(name, what):
     method = getattr(list, name)
 
     def noted(self, *args, **kwargs):
-        if not _silent and self.log.read is None:
-            self.log.read = what
+        if not _silent:
+            self.log.note(what)
         return method(self, *args, **kwargs)
 
     noted.__name__ = name
@@ -107,11 +121,22 @@ def _watched(items, log):
     return watched
 
 
+def rewatched(before, after):
+    """`after` (a state) with each list watched as the same slot of `before` was: our
+    staging rebuilds the lists it carries through an `if` or a loop."""
+    state = list(after)
+    for i, (old, new) in enumerate(zip(before, after)):
+        if isinstance(old, WatchedList) and isinstance(new, list) and not (
+                isinstance(new, WatchedList) and new.log is old.log):
+            state[i] = _watched(new, old.log)
+    return tuple(state)
+
+
 def watch(get_state, set_state, symbol_names):
     state, logs = list(get_state()), {}
     for i, value in enumerate(state):
         if isinstance(value, list):
-            logs[i] = _Log()
+            logs[i] = _Log(value.log if isinstance(value, WatchedList) else None)
             state[i] = _watched(value, logs[i])
     set_state(tuple(state))
 

@@ -46,6 +46,12 @@ _UNASSIGNED = (Undefined, UndefinedReturnValue)
 def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, exact=None):
     """`exact`: the static trip count of a loop that never stops early (then `test` is
     not called: a `for` without `break` over a static length)."""
+    before = get_state()
+    _loop(test, body, get_state, set_state, symbol_names, opts, condition, exact)
+    set_state(list_reads.rewatched(before, get_state()))
+
+
+def _loop(test, body, get_state, set_state, symbol_names, opts, condition, exact):
     if exact == 0 or opts.get("maximum_iterations") == 0:
         return  # the body never runs: every symbol keeps its value, unbound ones too
     if condition is None and exact is None:
