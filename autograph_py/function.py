@@ -55,6 +55,8 @@ from autograph_py.runtime.tensor import EagerTensor, to_array
 from autograph_py.runtime.tensor_spec import TensorSpec
 from autograph_py.trace_key import (
     EAGER_KEY_FUNCTIONS,
+    FAST_CALLS,
+    MISS,
     SymbolicArgument,
     array_of,
     call_key,
@@ -65,6 +67,7 @@ from autograph_py.trace_key import (
 )
 
 RETRACE_WARNING_THRESHOLD = 5
+_FAST_ARITIES = len(FAST_CALLS)  # calls of more positional tensors use eager_call_key
 
 
 class Function:
@@ -172,29 +175,28 @@ class Function:
         return [bound.arguments[name] for name in self._names]
 
     def __call__(self, *args, **kwargs):
-        state = context.state  # this thread's graphs and tapes, read directly: the hot path
+        graphs, tapes = context.state.stacks  # read directly: the hot path
         fast = None
-        if not kwargs and not state.graphs and not state.tapes:
+        if not kwargs and not graphs and not tapes:
             # A plain call of eager tensors seen before: no binding, one C-hashed key.
-            try:
+            if len(args) < _FAST_ARITIES:
+                result = FAST_CALLS[len(args)](self._fast_hits, *args)
+                if result is not MISS:
+                    return result
                 fast = EAGER_KEY_FUNCTIONS[len(args)](*args)
-            except IndexError:  # more arguments than the generated key functions take
+            else:
                 fast = eager_call_key(*args)
-            if fast is not None:
-                concrete = self._fast_hits.get(fast[0])
-                if concrete is not None:
-                    return concrete._call_flat(fast[1])
         values = self._bind(args, kwargs)
         if self.input_signature is not None:
             values = self._check_signature(values)
-        if state.graphs:
+        if graphs:
             return self._inline(values)
         try:
             key, arrays = call_key(self._names, values)
         except SymbolicArgument:
             return self._inline(values)
         concrete = self._cache.lookup(key) or self._trace(values, key)
-        if state.tapes:
+        if tapes:
             return concrete._call_recorded(
                 [v if isinstance(v, EagerTensor) else EagerTensor(array_of(v))
                  for v in nest.flatten(values) if is_tensor_like(v)])

@@ -8,7 +8,8 @@ Contract (TensorFlow's function cache, DESIGN.md §5):
   call's (`[None]` serves every length), else None. The answer is remembered per key
   (up to `_MAX_RESOLVED` keys), so a repeated call costs one dict lookup.
 - `fast` maps the fast key of a plain call of eager tensors (`trace_key.eager_call_key`)
-  to the trace `lookup` gave for its key (`remember_fast`); it is forgotten whenever
+  to the `_call_flat` of the trace `lookup` gave for its key (`remember_fast`; what
+  `trace_key.FAST_CALLS` runs); it is forgotten whenever
   the resolved answers are, so it never serves a call other than `lookup` would.
 - Lookups take no lock and may run while another thread adds a trace (they see it or
   not); `add` is called under the owning Function's trace lock.
@@ -23,8 +24,8 @@ class FunctionCache:
     def __init__(self):
         self._resolved = {}   # key -> ConcreteFunction serving it (traced for it or wider)
         self._traces = {}     # structure -> [(shapes, ConcreteFunction)], in trace order
-        # eager_call_key's fast key -> what lookup gave for its key; one dict for the
-        # cache's life (cleared, never replaced), so a Function can hold it directly.
+        # eager_call_key's fast key -> `_call_flat` of what lookup gave for its key; one
+        # dict for the cache's life (cleared, never replaced): a Function holds it.
         self.fast = {}
 
     def lookup(self, key):
@@ -46,7 +47,7 @@ class FunctionCache:
     def remember_fast(self, fast_key, concrete):
         if len(self.fast) >= _MAX_RESOLVED:
             self.fast.clear()
-        self.fast[fast_key] = concrete
+        self.fast[fast_key] = concrete._call_flat
 
     def add(self, key, concrete):
         structure, shapes = key

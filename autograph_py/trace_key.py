@@ -17,6 +17,8 @@ Contract:
   singletons) and hashes in C (a DType's `__hash__` is Python code). The cache hit of a
   plain call is looked up by it; anything else returns None. `EAGER_KEY_FUNCTIONS[n]` is
   the same function for n arguments, generated without a loop.
+- `FAST_CALLS[n](hits, *args)`: the cache hit of n eager tensors in one frame: looks the
+  fast key up in `hits` (fast key -> a trace's `_call_flat`) and runs it, or returns `MISS`.
 - `is_subtype(call_shapes, trace_shapes)`: a trace serves a call when every trace shape
   is the call's or more general (a `[None]` trace serves every length; a partial call
   shape is served only by a trace at least as general, never by a concrete one).
@@ -101,6 +103,29 @@ def _eager_key_function(arity):
 
 # eager_call_key by number of arguments, without its dispatch (the hot path calls these)
 EAGER_KEY_FUNCTIONS = tuple(_eager_key_function(arity) for arity in range(9))
+
+MISS = object()  # what a fast call returns when it found no trace to run
+
+
+def _fast_call_function(arity):
+    """A cache hit in one frame: `call(hits, *args)` runs `hits[fast key](arrays)` for
+    `arity` eager tensors whose fast key is in `hits`, else returns MISS."""
+    params = [f"a{i}" for i in range(arity)]
+    test = " and ".join(f"type({a}) is EagerTensor" for a in params) or "True"
+    key = "".join(f"id({a}._dtype), {a}._value.shape, " for a in params)
+    arrays = "".join(f"{a}._value, " for a in params)
+    source = (f"def call(hits, {', '.join(params)}):\n"
+              f"    if {test}:\n"
+              f"        run = hits.get(({key}))\n"
+              f"        if run is not None:\n"
+              f"            return run([{arrays}])\n"
+              f"    return MISS\n")
+    namespace = {"EagerTensor": EagerTensor, "MISS": MISS}
+    exec(source, namespace)
+    return namespace["call"]
+
+
+FAST_CALLS = tuple(_fast_call_function(arity) for arity in range(len(EAGER_KEY_FUNCTIONS)))
 
 
 def _structure(value, path, shapes):

@@ -26,6 +26,9 @@ class _ThreadState(threading.local):
     def __init__(self):
         self.graphs = []
         self.tapes = []
+        # Both stacks in one attribute: a thread-local read costs ~35 ns, and the cache hit
+        # of an ag.function reads both. The lists are only ever changed in place.
+        self.stacks = (self.graphs, self.tapes)
         self.variable_creation_hooks = []
         self.autograph = []  # autograph_on scopes, innermost last: their `why_not`
 

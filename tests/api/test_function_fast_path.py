@@ -70,12 +70,12 @@ def test_a_more_specific_trace_takes_over_from_a_fast_hit():
     x = ag.constant(np.ones((3, 2, 2), np.float32))
     _same(f(x), x * 3.0)
     _same(f(x), x * 3.0)
-    assert list(f._cache.fast.values()) == [first]
+    assert list(f._cache.fast.values()) == [first._call_flat]
     # Made for a call `first` does not serve, and more specific than it for x's shape.
     closer = f.get_concrete_function(ag.TensorSpec([None, 2, 2], ag.float32))
     assert closer is not first and not f._cache.fast
     _same(f(x), x * 3.0)
-    assert list(f._cache.fast.values()) == [closer]
+    assert list(f._cache.fast.values()) == [closer._call_flat]
 
 
 def test_a_fast_hit_under_a_tape_still_records():
