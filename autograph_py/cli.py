@@ -25,7 +25,8 @@ import os
 import sys
 import traceback
 
-from autograph_py import __version__, cli_graph
+import autograph_py.cli_graph as cli_graph  # `from autograph_py import` would load the API
+from autograph_py import __version__
 from autograph_py.cli_convert import convert_text
 from autograph_py.cli_output import prepare_outputs, write_output
 from autograph_py.cli_render import Problem

@@ -25,12 +25,10 @@ import inspect
 import os
 import sys
 
-from autograph_py import source_map
 from autograph_py.cli_render import Problem, write_picture
-from autograph_py.cli_signature import parse_signature
 from autograph_py.cli_source import UsageError
 from autograph_py.converters.errors import ConversionError
-from autograph_py.runtime.graph_view import subgraphs
+from autograph_py.source_map import lookup as source_line
 
 DESCRIPTION = """\
 Trace one function of FILE on the given signature and draw its graph: every op, with the
@@ -72,6 +70,10 @@ def add_parser(commands):
 
 
 def run(args):
+    # The runtime (numpy) is imported here, not with this module: `autograph convert`
+    # builds this command's parser too, and starts without it.
+    from autograph_py.cli_signature import parse_signature
+
     specs = parse_signature(args.signature)
     _check_output(args.output)
     with contextlib.redirect_stdout(sys.stderr):
@@ -146,7 +148,7 @@ def _defined_in(value, module):
 
 
 def _trace(fn, specs, args):
-    from autograph_py.function import function
+    from autograph_py import function  # the package's API connects the runtime's hooks
 
     traced = fn if hasattr(fn, "get_concrete_function") else function(fn)
     command_lines = _active_lines()
@@ -179,6 +181,8 @@ def _active_lines():
 
 
 def _all_ops(graph):
+    from autograph_py.runtime.graph_view import subgraphs
+
     for op in graph.get_operations():
         yield op
         for _, sub in subgraphs(op):
@@ -196,7 +200,7 @@ def _user_line(error, path):
     tb = error.__traceback__
     while tb is not None:
         filename, lineno = tb.tb_frame.f_code.co_filename, tb.tb_lineno
-        mapped = source_map.lookup(filename, lineno)
+        mapped = source_line(filename, lineno)
         if mapped is not None:
             filename, lineno = mapped
         if _same_file(filename, path):
