@@ -134,6 +134,8 @@ def _own_expressions(stmt):
 class _Planner(traversal.NodeVisitor):
     """Plans every statement, then marks loads that may see an Undefined."""
 
+    enters = traversal.BLOCK_ITEMS  # what it plans is statements
+
     def __init__(self, tree):
         self.plans = {}
         self.scopes = []
@@ -195,7 +197,7 @@ def _thunk_callers(tree):
     """{id(thunk def): the statement calling it}: the first statement after it, in its
     block, that is not another thunk def (lazy_operands puts them there)."""
     callers = {}
-    for node in traversal.walk(tree):
+    for node in traversal.block_items(tree):
         for field in ('body', 'orelse', 'finalbody'):
             stmts = getattr(node, field, None)
             if not isinstance(stmts, list):
@@ -304,7 +306,7 @@ def _sentinel_names(function):
     names, todo = set(), list(function.body)
     while todo:
         node = todo.pop()
-        if isinstance(node, _FUNCTIONS + (gast.Lambda, gast.ClassDef)):
+        if isinstance(node, _FUNCTIONS + (gast.ClassDef,)):
             continue
         if (isinstance(node, gast.Assign) and isinstance(node.value, gast.Call) and
                 isinstance(node.value.func, gast.Attribute) and
@@ -312,7 +314,8 @@ def _sentinel_names(function):
                 isinstance(node.value.func.value, gast.Name) and
                 node.value.func.value.id == 'ag__'):
             names.update(t.id for t in node.targets if isinstance(t, gast.Name))
-        todo += traversal.children(node)
+        todo += [child for child in traversal.children(node)
+                 if isinstance(child, traversal.BLOCK_ITEMS)]  # an Assign is a statement
     return names
 
 

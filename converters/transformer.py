@@ -15,7 +15,7 @@ from autograph_py.converters.naming import Namer
 
 _LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 _AST = gast.AST
-_BLOCK_ITEMS = (gast.stmt, gast.excepthandler, gast.match_case)  # what blocks hold
+_BLOCK_ITEMS = traversal.BLOCK_ITEMS
 _SKIP = anno.Basic.SKIP_PROCESSING
 _ANNOTATIONS = anno.ATTR
 

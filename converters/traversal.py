@@ -21,6 +21,7 @@ _LEAF_TYPES = (str, int, bool, bytes, object, type(None), ast.expr_context, ast.
                ast.cmpop, ast.boolop, ast.unaryop)
 # gast keeps ast's declared type (`str | None`) for a field it fills with a Name.
 _NAMES_DECLARED_AS_STR = {('ExceptHandler', 'name')}
+BLOCK_ITEMS = (gast.stmt, gast.excepthandler, gast.match_case)  # what blocks hold
 _CHILD_FIELDS = {}  # node class -> its fields that may hold nodes to enter
 _CHILDREN = {}  # node class -> its `children` function (`_compile_children`)
 _STDLIB_VISIT_CONSTANT = ast.NodeVisitor.visit_Constant
@@ -138,7 +139,10 @@ class NodeTransformer(gast.NodeTransformer):
 
 
 class NodeVisitor(gast.NodeVisitor):
-    """`gast.NodeVisitor` with a dispatch table and a direct `generic_visit`."""
+    """`gast.NodeVisitor` with a dispatch table and a direct `generic_visit`, which
+    enters the children that are instances of `enters` (as NodeTransformer's)."""
+
+    enters = _AST
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -148,5 +152,17 @@ class NodeVisitor(gast.NodeVisitor):
     _visitor_of = classmethod(_visitor_of)
 
     def generic_visit(self, node):
+        enters = self.enters
         for child in children(node):
-            self.visit(child)
+            if isinstance(child, enters):
+                self.visit(child)
+
+
+def block_items(node):
+    """The statements (and except handlers, match cases) under `node`, `node` first:
+    the nodes a walk looking for statements needs (no expression holds a statement)."""
+    todo = [node]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo += [child for child in children(node) if isinstance(child, BLOCK_ITEMS)]

@@ -343,7 +343,7 @@ def _named_functions(node):
         elif _lambda_binding(child) is not None:
             yield _lambda_binding(child), child.value
         elif not isinstance(child, (gast.Lambda, gast.ClassDef)):
-            stack.extend(gast.iter_child_nodes(child))
+            stack.extend(traversal.children(child))
 
 
 def _lambda_binding(stmt):
