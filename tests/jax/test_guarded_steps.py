@@ -120,3 +120,20 @@ def test_float_work_outside_the_if_keeps_the_step_under_a_cond():
     # One cond, the step's own, around the body (its sqrt and its if): nothing unguarded.
     assert _step_conds(float_work_outside_the_if) == [2]
     assert "sqrt" not in {e.primitive.name for e in _step(float_work_outside_the_if)}
+
+
+def weighted_sum_until(w, xs):
+    total = 0.0
+    for x in xs:  # a for over an array's rows that a break may stop
+        if total > 5.0:
+            break
+        total = total + w * jnp.sqrt(x)
+    return total
+
+
+@pytest.mark.parametrize("w", [0.2, 1.0, 3.0])
+def test_a_for_over_an_array_with_a_break_under_grad(w):
+    xs = jnp.asarray(np.linspace(0.5, 4.0, 9), jnp.float32)
+    expected = jax.grad(weighted_sum_until)(jnp.float32(w), xs)
+    got = jax.jit(jax.grad(ag.to_graph(weighted_sum_until)))(jnp.float32(w), xs)
+    np.testing.assert_allclose(float(got), float(expected), rtol=1e-5)
