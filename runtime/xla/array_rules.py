@@ -85,6 +85,9 @@ def _unpack(ctx, op, x):
 
 
 def _check_indices(ctx, op, indices, size):
+    known = ctx.value_range(indices)
+    if known is not None and -size <= known[0] and known[1] < size:
+        return  # proven in range (a loop counter over the axis)
     ctx.check(op, (indices >= -size) & (indices < size), IndexError,
               f"index out of range for an axis of size {size}")
 
@@ -100,8 +103,14 @@ def _gather(ctx, op, params, indices):
     # read), so a negative index needs one add, not the division of mode="wrap".
     indices = jnp.where(indices < 0, indices + size, indices)
     if np.ndim(indices) == 0:  # a loop's element read: one dynamic slice
-        return lax.dynamic_index_in_dim(params, indices, axis, keepdims=False)
-    return jnp.take(params, indices, axis=axis, mode="clip")
+        result = lax.dynamic_index_in_dim(params, indices, axis, keepdims=False)
+    else:
+        result = jnp.take(params, indices, axis=axis, mode="clip")
+    if is_known(params) and params.dtype.kind in "iu" and params.size:
+        # Read from a table known while tracing (a range iterated over): the result's
+        # range proves the checks of the indices it becomes.
+        ctx.set_range(result, params.min(), params.max())
+    return result
 
 
 def _never_read(index, x, empty_axes):

@@ -23,8 +23,8 @@ Contract:
 
 import jax.numpy as jnp
 import numpy as np
-from autograph_py.runtime.xla import lax_control
-from autograph_py.runtime.xla.lowering import is_known, lower_graph
+from autograph_py.runtime.xla import counted_loops, lax_control
+from autograph_py.runtime.xla.lowering import NO_ERROR, is_known, lower_graph
 from autograph_py.runtime.xla.table import lowering_error, register_lowering
 
 
@@ -139,12 +139,26 @@ def _while(ctx, op, *inputs):
     def step(values):
         return lower_graph(ctx, body_graph, list(values) + body_extra)
 
+    counter = counted_loops.find_counter(attrs, inputs, body_extra)
+    if counter is not None and counter.runs is not None:
+        before = ctx.state(), len(ctx.checks)
+        try:
+            return tuple(counted_loops.run_counted(
+                ctx, counter, typed(inputs[:num_vars], specs),
+                lambda values: typed(step(values), specs)))
+        except (counted_loops.Unfixable, lax_control.CarryMismatch):
+            # Nothing was emitted: lower the general loop instead.
+            ctx.set_state(before[0])
+            del ctx.checks[before[1]:]
+
     checked = []  # whether the body (or the condition in it) has a check
 
     def body(carry):
         _, values, (variables, key) = carry
         # The loop runs only while no check has failed: each iteration starts with none.
         ctx.set_state((variables, key, NO_ERROR))
+        if counter is not None:
+            ctx.set_range(values[counter.index], counter.first, counter.last)
         values = typed(step(values), specs)
         status = _status(test(values), ctx.error)
         variables, key, error = ctx.state()
@@ -172,7 +186,6 @@ def _while(ctx, op, *inputs):
     return tuple(values)
 
 
-NO_ERROR = np.int32(0)
 _RUNNING = 1
 
 

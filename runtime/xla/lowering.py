@@ -3,8 +3,12 @@
 Contract:
 - `LoweringContext` is the state a lowered program threads through every op, branch and
   loop: the values of the Variables it touches (fixed order), the PRNG key (when random
-  ops occur) and an int32 error code (0: no check failed). `state()` / `set_state()`
-  give and take it as a pytree, which control-flow rules carry through `lax`.
+  ops occur) and an int32 error code (0: no check failed; `NO_ERROR` itself while no
+  check can have failed). `state()` / `set_state()` give and take it as a pytree, which
+  control-flow rules carry through `lax`.
+- `ctx.set_range(value, lowest, highest)` records that a traced integer scalar (a loop
+  counter) only takes values in that range; `ctx.value_range(value)` gives it (or the
+  range of a known value), so a check it proves is not emitted.
 - `ctx.check(op, ok, error_type, message)` records a run-time check (a failed Assert, an
   integer division by zero, an index out of range): the first failure's code stays in
   the state and is raised, naming the op and the user's line, when the call returns.
@@ -26,13 +30,18 @@ from autograph_py.runtime.graph_walk import ops_reaching
 from autograph_py.runtime.recording import EAGER_CONTEXT
 from autograph_py.runtime.xla.table import LoweringError, lowering_error, rule_for
 
+NO_ERROR = np.int32(0)
+
 
 class LoweringContext:
     def __init__(self, variables, values, key):
         self.variables = list(variables)
         self._values = {id(v): value for v, value in zip(self.variables, values)}
         self.key = key
-        self.error = jnp.zeros((), jnp.int32)
+        self.error = NO_ERROR
+        # id(traced value) -> (the value, kept alive so its id stays its own, lowest,
+        # highest)
+        self._ranges = {}
         self.checks = []  # code - 1 -> (op, error type, message)
         self.assert_messages = None  # set by the compiled function (state_rules)
         # While both branches of a conditional are computed (a select), the condition
@@ -59,6 +68,16 @@ class LoweringContext:
             raise lowering_error(op, "random ops need a PRNG key (internal error)")
         self.key, sub = jax.random.split(self.key)
         return sub
+
+    def set_range(self, value, lowest, highest):
+        self._ranges[id(value)] = (value, lowest, highest)
+
+    def value_range(self, value):
+        """(lowest, highest) of the integer `value`'s elements, or None if unknown."""
+        if is_known(value):
+            return (value.min(), value.max()) if value.size else None
+        entry = self._ranges.get(id(value))
+        return None if entry is None else entry[1:]
 
     def check(self, op, ok, error_type, message):
         """Fail the call with `error_type(message)` unless all of `ok` (bools) holds."""

@@ -29,7 +29,10 @@ def both(fn, *args):
 
 def test_every_registered_op_has_a_lowering_or_a_reason():
     # In a fresh interpreter: other tests register ops of their own in this one.
+    # autograph_py.api: the package's API loads lazily, and with it ops such as the
+    # datasets' ShuffleIndices.
     code = ("import json\n"
+            "import autograph_py.api\n"
             "from autograph_py.runtime import registry\n"
             "from autograph_py.runtime.xla import call, rules\n"
             "from autograph_py.runtime.xla.table import UNLOWERABLE, lowered_names\n"
