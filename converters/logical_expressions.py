@@ -51,34 +51,43 @@ def _operator_arg(node, positions):
     return None
 
 
-def _test_positions(tree):
-    """The ids of the expressions whose value is only tested for truth."""
-    tests, test_functions, definitions = set(), set(), []
-    for node in traversal.walk(tree):  # one walk: this pass runs on the largest tree
-        if isinstance(node, gast.FunctionDef):
-            definitions.append(node)
-        if not isinstance(node, gast.Call):
-            continue
-        condition = _operator_arg(node, _CONDITION_ARG)
-        if condition is not None:
-            tests.add(id(condition))
-        function = _operator_arg(node, _TEST_FUNCTION_ARG)
-        if isinstance(function, gast.Name):
-            test_functions.add(function.id)
-        elif isinstance(function, gast.Lambda):
-            tests.add(id(function.body))
-    # Generated names never clash (converters.naming), so a name finds its function.
-    for node in definitions:
-        if node.name in test_functions:
-            tests.update(id(s.value) for s in node.body
-                         if isinstance(s, gast.Return) and s.value is not None)
-    return tests
+def _test_functions(tree):
+    """The names of the functions whose returned value is a loop's test (`while_stmt`'s
+    first argument, `for_stmt`'s second): control flow calls these operators in
+    expression statements, so only statements are searched (this pass runs on the
+    largest tree). Generated names never clash (converters.naming): a name finds its
+    function."""
+    names = set()
+    for node in traversal.block_items(tree):
+        if isinstance(node, gast.Expr):
+            function = _operator_arg(node.value, _TEST_FUNCTION_ARG)
+            if isinstance(function, gast.Name):
+                names.add(function.id)
+    return names
 
 
 class LogicalExpressionTransformer(Transformer):
-    def __init__(self, ctx, tests):
+    def __init__(self, ctx, test_functions):
         super().__init__(ctx)
-        self._tests = tests
+        self._test_functions = test_functions
+        self._tests = set()  # ids of the expressions whose value is only tested for truth
+
+    def visit_FunctionDef(self, node):
+        if node.name in self._test_functions:
+            self._tests.update(id(s.value) for s in node.body
+                               if isinstance(s, gast.Return) and s.value is not None)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node):
+        # Marked before the arguments are visited, as a test function's return before
+        # its body.
+        condition = _operator_arg(node, _CONDITION_ARG)
+        if condition is not None:
+            self._tests.add(id(condition))
+        function = _operator_arg(node, _TEST_FUNCTION_ARG)
+        if isinstance(function, gast.Lambda):
+            self._tests.add(id(function.body))
+        return self.generic_visit(node)
 
     def visit_BoolOp(self, node):
         in_test = id(node) in self._tests
@@ -113,4 +122,4 @@ class LogicalExpressionTransformer(Transformer):
 
 
 def transform(node, ctx):
-    return LogicalExpressionTransformer(ctx, _test_positions(node)).visit(node)
+    return LogicalExpressionTransformer(ctx, _test_functions(node)).visit(node)
