@@ -1,12 +1,14 @@
 """`ast.unparse`, telling where each statement was printed, for `cli_keep`.
 
 Contract of `unparse_with_positions(tree) -> (text, spans, depth)`: `text` is exactly
-`ast.unparse(tree)`; `spans` maps `id(stmt)` of every statement of `tree` to
-`(first line, last line, column)` in `text` (lines from 1): what `ast.parse(text)` would
-say of the statement printed from it (its first decorator's line for a definition, the
-`elif` line for an `if` printed as `elif`, whose last line is the whole chain's);
-`depth` is `(brackets, indentation)`, the deepest nesting of brackets and of blocks in
-`text`, the two things Python's tokenizer limits (200 and 100).
+`ast.unparse(tree)` (which needs `fix_missing_locations` first; this does not, unless
+`tree` is a module with `# type: ignore` comments); `spans` maps `id(stmt)` of every
+statement of `tree` to `(first line, last line, column)` in `text` (lines from 1): what
+`ast.parse(text)` would say of the statement printed from it (its first decorator's
+line for a definition, the `elif` line for an `if` printed as `elif`, whose last line
+is the whole chain's); `depth` is `(brackets, indentation)`, the deepest nesting of
+brackets and of blocks in `text`, the two things Python's tokenizer limits (200 and
+100).
 Parsing the printed function again to learn these was a tenth of `autograph convert`.
 
 It extends the standard library's printer (`ast._Unparser`, private but the code of
@@ -79,6 +81,13 @@ class _PositionUnparser(ast._Unparser):
         if text == "elif ":
             self.spans[id(next(self._elif_chains[-1]))] = (
                 self._current_line(), None, self._indent * 4)
+
+    def get_type_comment(self, node):
+        # The base reads `node.lineno` to find a module's `# type: ignore` lines: without
+        # any (a function printed alone), the tree needs no locations at all.
+        if self._type_ignores:
+            return super().get_type_comment(node)
+        return None if node.type_comment is None else f" # type: {node.type_comment}"
 
     def _write_docstring_and_traverse_body(self, node):
         self._docstring = node.body[0] if node.body else None
