@@ -109,10 +109,12 @@ class CompiledGraph:
         self.assigned = [i for i, v in enumerate(self.variables) if id(v) in assigned]
         self.random = any(op.type in _RANDOM_OPS for op in ops)
         self.prints = any(op.type == "PrintV2" for op in ops)
-        # lax.while_loop, which JAX's reverse mode cannot differentiate.
-        self.unbounded_loops = any(
+        # Whether the lowered program has a lax.while_loop, which JAX's reverse mode
+        # cannot differentiate: known once lowered, else judged from the loops there are.
+        self.while_loops = any(
             op.type == "WhileGrad" or op.type in ("While", "StatefulWhile") and
             op.attrs["maximum_iterations"] is None for op in ops)
+        self._lowered_once = False
         self._messages = AssertMessages()
         self._checks = {}  # input shapes -> the checks of their trace, by error code - 1
         self._jitted = jax.jit(self.lowered)
@@ -145,6 +147,9 @@ class CompiledGraph:
         outputs = lower_graph(ctx, self.graph, list(args), self.outputs)
         values, _, error = ctx.state()
         values = [values[i] for i in self.assigned]
+        # (Shapes lowered later may take other paths: any of them counts.)
+        self.while_loops = ctx.while_loops or self._lowered_once and self.while_loops
+        self._lowered_once = True
         self._checks[tuple(np.shape(a) for a in args)] = ctx.checks
         return outputs, values, (error if ctx.checks else None)
 

@@ -152,6 +152,7 @@ def _while(ctx, op, *inputs):
             del ctx.checks[before[1]:]
 
     checked = []  # whether the body (or the condition in it) has a check
+    ctx.while_loops |= attrs["maximum_iterations"] is None
 
     def body(carry):
         _, values, (variables, key) = carry

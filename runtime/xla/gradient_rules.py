@@ -63,6 +63,7 @@ def _while_grad(ctx, op, *inputs):
         return going, values, n + 1, history, ctx.state()
 
     going = test(initial) & (True if limit is None else limit > 0)
+    ctx.while_loops = True
     _, _, n, history, state = lax.while_loop(
         lambda c: c[0], count_body, (going, initial, jnp.int32(0), history, ctx.state()))
     ctx.set_state(state)

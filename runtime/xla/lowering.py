@@ -39,6 +39,8 @@ class LoweringContext:
         self._values = {id(v): value for v, value in zip(self.variables, values)}
         self.key = key
         self.error = NO_ERROR
+        # Whether a lax.while_loop was emitted (JAX's reverse mode cannot differentiate it).
+        self.while_loops = False
         # id(traced value) -> (the value, kept alive so its id stays its own, lowest,
         # highest)
         self._ranges = {}

@@ -6,8 +6,9 @@ Contract:
 - `xla_call` puts a `Residuals()` holder in the attrs of an `XlaCall` made while tapes
   record eagerly (`recording_eagerly`) when the graph only computes values and JAX can
   differentiate it (`eligible`: it assigns no Variable, prints nothing, draws no random
-  numbers, and has no loop without `maximum_iterations`, a `lax.while_loop`: those keep
-  the gradient graph, whose `WhileGrad` keeps the iterations' values). The op's kernel
+  numbers, and lowers to no `lax.while_loop`, a loop whose trip count is not known when
+  compiling: those keep the gradient graph, whose `WhileGrad` keeps the iterations'
+  values). The op's kernel
   runs `recorded_call(compiled).forward(arrays, holder)`: the outputs, as
   `CompiledGraph.run` returns them, and in the holder what the gradient needs, alive as
   long as the tape's record of the op:
@@ -51,7 +52,7 @@ def recording_eagerly():
 
 def eligible(compiled):
     return not (compiled.assigned or compiled.random or compiled.prints or
-                compiled.unbounded_loops)
+                compiled.while_loops)
 
 
 _recorded = weakref.WeakKeyDictionary()  # CompiledGraph -> its RecordedCall

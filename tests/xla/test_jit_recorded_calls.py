@@ -24,6 +24,13 @@ def vector(x):
     return ag.reduce_sum(ag.tanh(ag.matmul(x, W)), axis=1)
 
 
+def rows_loss(x):
+    s = ag.constant(0.0, ag.float64)
+    for row in x:  # a counted loop (a lax.fori_loop): JAX's reverse mode differentiates it
+        s += ag.reduce_sum(ag.tanh(ag.matmul(ag.reshape(row, (1, 3)), W)))
+    return s
+
+
 def loss_and_count(x):
     y = ag.matmul(x, W)
     gate = ag.cast(ag.cast(UNUSED > 0.0, ag.int32), ag.float64)  # no gradient: int path
@@ -54,6 +61,7 @@ CASES = {
     "scalar loss": dict(fn=loss),
     "scaled downstream": dict(fn=loss, target=lambda y: 3.0 * y + 1.0),
     "vector output": dict(fn=vector, target=lambda y: ag.reduce_sum(y * y)),
+    "a counted loop": dict(fn=rows_loss),
     "input not watched": dict(fn=loss, watch_x=False),  # the rule still gives its gradient
     "persistent tape": dict(fn=loss, persistent=True),
     "an int output and an unconnected Variable": dict(
@@ -66,7 +74,8 @@ def test_recorded_call_gradients_are_the_numpy_runtimes(case):
     assert_same(gradients(jit=False, **case), gradients(jit=True, **case))
 
 
-def test_a_scalar_loss_takes_one_compiled_call_and_no_gradient_graph(monkeypatch):
+@pytest.mark.parametrize("fn", [loss, rows_loss])
+def test_a_scalar_loss_takes_one_compiled_call_and_no_gradient_graph(monkeypatch, fn):
     calls = []
     original = CompiledGraph.run
     monkeypatch.setattr(CompiledGraph, "run", lambda self, arrays: calls.append(self.graph)
@@ -75,7 +84,7 @@ def test_a_scalar_loss_takes_one_compiled_call_and_no_gradient_graph(monkeypatch
     run_backward = pullback.RecordedCall.backward
     monkeypatch.setattr(pullback.RecordedCall, "backward",
                         lambda *a: backward.append(1) or run_backward(*a))
-    assert_same(gradients(loss, False), gradients(loss, True))
+    assert_same(gradients(fn, False), gradients(fn, True))
     assert calls == [] and backward == [1]  # the forward ran as a recorded call
 
 
