@@ -17,6 +17,7 @@ class Basic(enum.Enum):
     LOOP_OPTIONS = 'keywords from set_loop_options, for the loop opts dict'
     MAY_BE_UNDEFINED = ("a load of a name that may still hold an ag__.Undefined: 'local', "
                         "or 'free' in a closure (Python raises NameError there)")
+    MARKED_LOADS = 'of a converted function: some load in it may be marked MAY_BE_UNDEFINED'
     THUNK = 'generated lambda or function that only runs within the statement using it'
     BREAK_LOWERED = 'a loop whose break became a flag: it may end although its test is true'
 

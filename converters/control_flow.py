@@ -26,7 +26,8 @@ starts (after jumps were lowered):
   their base is local to the body;
 * a nonlocal name that may be unbound before the statement first gets
   `x = ag__.Undefined('x')` (a `nonlocal` needs a binding), and later loads of it that
-  may see the sentinel are marked `Basic.MAY_BE_UNDEFINED` for `variables`.
+  may see the sentinel are marked `Basic.MAY_BE_UNDEFINED` for `variables` (and the
+  function `Basic.MARKED_LOADS`, so that `variables` walks only a function that has some).
 No state means `lambda: ()` / `lambda _: None` instead of get_state/set_state; a missing
 `else` is `lambda: None`. Names the function declares `global` are declared `global`
 in the bodies instead of `nonlocal`.
@@ -144,6 +145,7 @@ class _Planner(traversal.NodeVisitor):
         self.outside = []  # per function: names whose binding is seen after it returns
         self.calls = []  # per function: its Static.CALLS
         self.callers = _thunk_callers(tree)
+        self.may_mark = False  # whether some load may be marked MAY_BE_UNDEFINED
 
     def visit_FunctionDef(self, node):
         scope = anno.getanno(node, anno.Static.SCOPE)
@@ -157,6 +159,7 @@ class _Planner(traversal.NodeVisitor):
         self.enclosing.pop()
         sentinels = _sentinel_names(node)
         undefined = self.undefined.pop()
+        self.may_mark = self.may_mark or bool(undefined or sentinels)
         _mark_loads(node.body, undefined, sentinels)
         _mark_closure_loads(node, undefined | sentinels)
         self.scopes.pop()
@@ -250,6 +253,8 @@ def _block_locals(stmts, plan, plans):
         needed |= inner_plan.nonlocals - set(inner_plan.undefined)
     for closure in closures:
         needed |= anno.getanno(closure, anno.Static.SCOPE).nonlocals
+    if not needed:
+        return []
     heads = [s.test for s in staged if isinstance(s, gast.If)] + [
         s.iter for s in staged if isinstance(s, gast.For)]
     bound = {str(qn) for qn in analysis.activity.block_scope(plain + heads).bound}
@@ -281,7 +286,7 @@ def _mark_closure_loads(function, names):
     may run before the name is bound, where Python raises NameError ('free'). A
     generated thunk runs within the statement that uses it: its loads are the
     function's own ('local'), and its lambdas are marked with the statement."""
-    todo = [(child, names, None) for child in traversal.children(function)]
+    todo = [(child, names, None) for child in traversal.children(function) if names]
     while todo:
         node, visible, kind = todo.pop()
         if isinstance(node, _FUNCTIONS + (gast.Lambda,)):
@@ -486,4 +491,7 @@ def transform(node, ctx):
     analysis.resolve(node)
     planner = _Planner(node)
     planner.visit(node)
-    return ControlFlowTransformer(ctx, planner.plans).visit(node)
+    node = ControlFlowTransformer(ctx, planner.plans).visit(node)
+    if planner.may_mark:
+        anno.setanno(node, anno.Basic.MARKED_LOADS, True)
+    return node

@@ -46,16 +46,16 @@ def locate(nodes, origin):
     """
     if not _locatable(origin) or getattr(origin, 'lineno', None) is None:
         return nodes
-    location = [(attr, getattr(origin, attr, None)) for attr in _LOCATION]
+    location = {attr: getattr(origin, attr, None) for attr in _LOCATION}
     todo = list(nodes) if isinstance(nodes, (list, tuple)) else [nodes]
     while todo:
         node = todo.pop()
-        if _locatable(node):
-            if getattr(node, 'lineno', None) is not None:
+        if 'lineno' in node._attributes:  # not a context, an operator, `arguments`
+            fields = node.__dict__
+            if fields.get('lineno') is not None:
                 continue
-            for attr, value in location:
-                setattr(node, attr, value)
-        todo.extend(traversal.children(node))
+            fields.update(location)
+        todo += traversal.children(node)
     return nodes
 
 

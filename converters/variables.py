@@ -4,7 +4,8 @@ Control flow marks those loads (`Basic.MAY_BE_UNDEFINED`) while it introduces th
 `Undefined` sentinels; this pass wraps them so reading an unbound name fails with the
 name in the message, as Python fails: a function's own load as `ag__.ld(x)`
 (UnboundLocalError), a closure's (the mark says 'free') as `ag__.ld(x, free=True)`
-(NameError). Every other load stays bare.
+(NameError). Every other load stays bare. A function control flow did not mark
+`Basic.MARKED_LOADS` has no marked load: it is not walked.
 """
 import gast
 from autograph_py.converters import anno, templates
@@ -22,4 +23,6 @@ class VariableTransformer(Transformer):
 
 
 def transform(node, ctx):
+    if not anno.hasanno(node, anno.Basic.MARKED_LOADS):
+        return node
     return VariableTransformer(ctx).visit(node)
