@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+import autograph_py as ag
 from tests.fuzz import minimizer, runner
 from tests.fuzz.__main__ import main
 from tests.fuzz.campaign import run_campaign
@@ -119,6 +120,15 @@ def test_a_rule_about_the_program_is_a_rejection_only_when_the_program_breaks_it
     assert classify(error, reads_unbound) == ("one-branch", True)
     assert classify(error, bound) == ("one-branch", False)
     assert classify(KeyError("k"), bound) == (None, False)
+
+
+def test_eager_modes_reject_only_by_the_rules_of_tensors():
+    # Found by fuzz seed 61001260: a Python sum that doubled past int32 met an int32 tensor.
+    with pytest.raises(TypeError) as info:
+        ag.constant(1) + 2 ** 33
+    assert classify(info.value, "", staged=False) == ("python-int-out-of-range", True)
+    error = ValueError("'y' is defined in only one branch of the `if` and used after it")
+    assert classify(error, "", staged=False) == (None, False)
 
 
 HANGS = """\

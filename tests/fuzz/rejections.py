@@ -30,6 +30,7 @@ class Rejection:
     pattern: str  # a regular expression searched in str(error)
     section: str  # text of docs/limitations.md that documents the rule
     premise: object = None  # source -> bool: the program breaks the rule (None: always)
+    eager: bool = False  # a rule of tensors, eager ones too, not only of staging
 
 
 REJECTIONS = (
@@ -46,16 +47,22 @@ REJECTIONS = (
               _may_read_unbound),
     Rejection("non-scalar-condition", ValueError, r"the condition must be a scalar",
               "**A condition that is not a scalar.**"),
+    Rejection("python-int-out-of-range", TypeError,
+              r"cannot convert -?\d{10,} \(dtype int64\) to a tensor of dtype int32 without "
+              r"losing information",
+              "**A Python integer too large for the tensor it meets.**", eager=True),
     Rejection("and-or-value-dtypes", TypeError,
               r"'the value of `(and|or)`' has dtype \w+ in the true branch but \w+",
               "**`and` / `or` as a value whose operands have different dtypes.**"),
 )
 
 
-def classify(error, source):
+def classify(error, source, staged=True):
     """(kind, documented): the row that recognizes `error` raised by the program `source`
-    and whether its premise holds; (None, False) when no row recognizes it."""
+    (in a staged mode, or eagerly: only `eager` rows) and whether its premise holds;
+    (None, False) when no row recognizes it."""
     for row in REJECTIONS:
-        if isinstance(error, row.error) and re.search(row.pattern, str(error)):
+        if (staged or row.eager) and isinstance(error, row.error) and re.search(
+                row.pattern, str(error)):
             return row.kind, row.premise is None or row.premise(source)
     return None, False

@@ -13,7 +13,8 @@ Each mode ends as one outcome: match, wrong (some input gave another answer), cr
 error that is not a documented rejection), hang (no answer within the time limit: see
 `hang_limit`), or
 rejected (an error that rejections.py recognizes as documented; only the staged modes,
-graph and function, may reject, since the others must be Python; a recognized error whose
+graph and function, may reject, since the others must be Python, except for the rules
+of tensors themselves, eager ones too (`Rejection.eager`); a recognized error whose
 premise is false is a crash, "false rejection"). Results compare exactly: ints
 stay ints, bools stay bools, tuples stay tuples.
 """
@@ -163,7 +164,7 @@ def run_mode(mode, fn, source, inputs, expected, seconds=3.0):
     except Hang as e:
         return ModeResult(mode, "hang", str(e), "hang")
     except Exception as e:
-        kind, documented = classify(e, source) if mode in STAGED_MODES else (None, False)
+        kind, documented = classify(e, source, staged=mode in STAGED_MODES)
         if documented:
             return ModeResult(mode, "rejected", describe(e), kind)
         return ModeResult(mode, "crash", describe(e),
