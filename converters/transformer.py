@@ -64,13 +64,13 @@ def locate_from_ancestors(tree):
     todo = [(tree, None)]
     while todo:
         node, origin = todo.pop()
-        fields = node.__dict__
         if 'lineno' in node._attributes:
+            fields = node.__dict__
             if fields.get('lineno') is None and origin is not None:
                 # Its own location only: its children take it from it in turn.
                 fields.update((attr, origin.__dict__.get(attr)) for attr in _LOCATION)
             origin = node if fields.get('lineno') is not None else None
-        todo.extend((child, origin) for child in traversal.children(node))
+        todo += [(child, origin) for child in traversal.children(node)]
     return tree
 
 
