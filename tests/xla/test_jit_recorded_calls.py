@@ -89,8 +89,11 @@ def test_a_scalar_loss_takes_one_compiled_call_and_no_gradient_graph(monkeypatch
 
 
 def test_second_derivatives_through_a_recorded_call():
+    def exp_times(x):
+        return ag.reduce_sum(ag.exp(x) * x)
+
     def second(jit):
-        f = ag.function(lambda x: ag.reduce_sum(ag.exp(x) * x), jit_compile=jit)
+        f = ag.function(exp_times, jit_compile=jit)
         x = ag.constant([0.3, -1.2, 2.0], ag.float64)
         with ag.GradientTape() as outer:
             outer.watch(x)
