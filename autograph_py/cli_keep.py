@@ -92,7 +92,7 @@ class _Splicer:
 
     def __init__(self, old, lines, indent, printed, spans):
         self.lines, self.indent, self.printed, self.spans = lines, indent, printed, spans
-        self.originals = {_origin(n): n for n in traversal.walk(old)
+        self.originals = {_origin(n): n for n in traversal.block_items(old)
                           if isinstance(n, gast.stmt)}
         self.leading, self.trailing = _comments(old, lines)
         self.placed = set()  # origins whose comments were placed
@@ -204,7 +204,7 @@ def _without_body(node):
 def _comments(function, lines):
     """(leading, trailing): the comment lines in front of each statement and the comments
     at the end of its own lines, by the statement's origin."""
-    statements = sorted((n for n in gast.walk(function) if isinstance(n, gast.stmt)),
+    statements = sorted((n for n in traversal.block_items(function) if isinstance(n, gast.stmt)),
                         key=lambda n: (_first_line(n), n.col_offset))
     owner_of_line = {}  # line -> the innermost statement whose own line it is
     for node in statements:
