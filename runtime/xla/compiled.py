@@ -16,10 +16,11 @@ Contract:
   so text appears before the call returns, as with the numpy runtime.
 - Compiled once per input shapes and dtypes (jax.jit's own cache), which the function's
   trace cache already fixes except for None dims of an input_signature.
-- Read-only numpy arrays (our tensors' values) are transferred to JAX once: the JAX copy
-  is kept while the array lives (`DEVICE_COPIES`), and outputs and Variable values are
-  zero-copy views of the JAX results, registered there, so a result fed to the next
-  compiled call is not copied again.
+- Arrays (our tensors' values, immutable) are transferred to JAX once: the JAX copy is
+  kept while the array lives (`DEVICE_COPIES`; a small array is copied with the call the
+  first time, kept from the second), and outputs and Variable values are zero-copy views
+  of the JAX results, registered there when large, so a result fed to the next compiled
+  call is not copied again.
 """
 
 import contextlib
@@ -49,28 +50,46 @@ _RANDOM_OPS = ("RandomUniform", "RandomNormal")
 # Results up to this size are not remembered: a weak reference and a registry entry
 # cost more (about 1.5 µs) than transferring them again.
 _REMEMBERED_BYTES = 4096
+# The copy of a small array: a jitted identity, about 15 µs a call where jax.device_put
+# costs about 80 (jax 0.10.2, CPU); it compiles once per shape and dtype, so large
+# arrays (many shapes, and a copy that costs more than the call) use device_put.
+_transfer = jax.jit(lambda array: array)
 
 
 class DeviceCopies:
-    """The JAX array holding each live read-only numpy array's data, by identity."""
+    """The JAX array holding each live numpy array's data, by identity.
+
+    Every array fed to a compiled call is immutable: a tensor's own array (tensors never
+    change), a read-only copy of the caller's array (`trace_key.array_of`), a fresh one
+    made from a Python value, or a Variable's read-only value. So a copy made for an
+    array stays valid while the array lives."""
 
     def __init__(self):
-        self._by_id = {}  # id(array) -> (weak reference to it, its JAX array)
+        # id(array) -> [weak reference to it, its JAX array, or None while it is small
+        # and seen once]
+        self._by_id = {}
 
     def to_device(self, array):
         entry = self._by_id.get(id(array))
         if entry is not None and entry[0]() is array:
+            if entry[1] is None:  # fed again: worth a copy of its own
+                entry[1] = _transfer(array)
             return entry[1]
-        if not isinstance(array, np.ndarray) or array.flags.writeable:
-            return array  # it may change: jax.jit transfers it at this call
-        device = jax.device_put(array)
-        self.remember(array, device)
-        return device
+        if not isinstance(array, np.ndarray):
+            return array
+        if array.nbytes > _REMEMBERED_BYTES:
+            device = jax.device_put(array)
+            self.remember(array, device)
+            return device
+        # Small: transferred with the call (jax.jit copies a numpy argument in
+        # microseconds), unless it comes back (a tensor called with again).
+        self.remember(array, None)
+        return array
 
     def remember(self, array, device):
         key = id(array)
-        self._by_id[key] = (weakref.ref(array, lambda _, key=key: self._by_id.pop(key, None)),
-                            device)
+        self._by_id[key] = [weakref.ref(array, lambda _, key=key: self._by_id.pop(key, None)),
+                            device]
 
     def to_host(self, device):
         """A read-only numpy view of `device`'s data, remembered as its copy unless it is
@@ -190,9 +209,9 @@ class CompiledGraph:
                             [to_device(v._value) for v in self.variables], seed)
 
     def raise_failed_check(self, error, arrays):
-        code = int(error)
+        code = np.asarray(error)  # int() of a JAX scalar costs about 15 µs more
         if code:
-            raise self._failure(code, tuple(np.shape(a) for a in arrays))
+            raise self._failure(int(code), tuple(np.shape(a) for a in arrays))
 
     def _failure(self, code, shapes):
         """The error of check `code` (1-based) of the trace for input `shapes`, as the numpy
