@@ -21,17 +21,19 @@ import sys
 import gast
 
 _AST = ast.AST
-_LOCATION = ('lineno', 'col_offset', 'end_lineno', 'end_col_offset')
 
 
 def _copy_location(new, old):
     """`ast.copy_location` (gast's special cases use it): a None start is not copied."""
-    fields = old.__dict__
-    for attr in _LOCATION:
-        if attr in fields:
-            value = fields[attr]
-            if value is not None or attr.startswith('end_'):
-                new.__dict__[attr] = value
+    fields, new_fields = old.__dict__, new.__dict__
+    if fields.get('lineno') is not None:
+        new_fields['lineno'] = fields['lineno']
+    if fields.get('col_offset') is not None:
+        new_fields['col_offset'] = fields['col_offset']
+    if 'end_lineno' in fields:
+        new_fields['end_lineno'] = fields['end_lineno']
+    if 'end_col_offset' in fields:
+        new_fields['end_col_offset'] = fields['end_col_offset']
     return new
 
 
@@ -65,25 +67,23 @@ class _Translator:
 
     @functools.cache  # noqa: B019  (two translators live as long as the module)
     def _generic_plan(self, source_class):
+        """A function translating `source_class` nodes field by field, compiled: the
+        field names are unrolled (a loop over them per node was half of the time)."""
         target_class = getattr(self.target, source_class.__name__, None)
         if target_class is None:
             return lambda node: None
-        names = source_class._fields + source_class._attributes
-        value = self.value
-
-        def generic(node):
-            fields = node.__dict__
-            new = target_class.__new__(target_class)
-            new_fields = new.__dict__
-            for name in names:
-                if name in fields:
-                    item = fields[name]
-                    if isinstance(item, (_AST, list)):
-                        item = value(item)
-                    new_fields[name] = item
-            return new
-
-        return generic
+        lines = ['def generic(node):', '    fields = node.__dict__',
+                 '    new = new_node(target_class)', '    new_fields = new.__dict__']
+        for name in source_class._fields + source_class._attributes:
+            lines += [f'    if {name!r} in fields:',
+                      f'        item = fields[{name!r}]',
+                      '        if isinstance(item, (AST, list)):',
+                      '            item = value(item)',
+                      f'        new_fields[{name!r}] = item']
+        namespace = {'new_node': target_class.__new__, 'target_class': target_class,
+                     'AST': _AST, 'value': self.value}
+        exec('\n'.join(lines + ['    return new']), namespace)  # noqa: S102  (our text)
+        return namespace['generic']
 
     def build(self, target_class, node, **fields):
         """A `target_class` node of `fields`, located as `node` (ast.copy_location)."""
