@@ -135,6 +135,7 @@ class CompiledGraph:
             op.attrs["maximum_iterations"] is None for op in ops)
         self._lowered_once = False
         self._messages = AssertMessages()
+        self.recorded = None  # its RecordedCall once a tape records it (pullback.py)
         self._checks = {}  # input shapes -> the checks of their trace, by error code - 1
         self._jitted = jax.jit(self.lowered)
         # 64-bit mode only for graphs with 64-bit values: switching it costs each call

@@ -8,10 +8,9 @@ Contract:
   differentiate it (`eligible`: it assigns no Variable, prints nothing, draws no random
   numbers, and lowers to no `lax.while_loop`, a loop whose trip count is not known when
   compiling: those keep the gradient graph, whose `WhileGrad` keeps the iterations'
-  values). The op's kernel
-  runs `recorded_call(compiled).forward(arrays, holder)`: the outputs, as
-  `CompiledGraph.run` returns them, and in the holder what the gradient needs, alive as
-  long as the tape's record of the op:
+  values). The op's kernel runs `run_recorded(compiled, arrays, holder)`: the outputs,
+  as `CompiledGraph.run` returns them, and in the holder what the gradient needs, alive
+  as long as the tape's record of the op:
   - a graph with one floating output, a scalar (a loss): its gradient itself, computed
     in the same compiled call (`jax.vjp` with a cotangent of 1). The output is a scalar,
     so the gradient for any cotangent is this one times the cotangent.
@@ -25,8 +24,6 @@ Contract:
   (higher derivatives), or when the holder is empty.
 """
 
-import weakref
-
 import jax
 import jax.numpy as jnp
 import numpy as np
@@ -39,7 +36,7 @@ from autograph_py.runtime.xla.compiled import DEVICE_COPIES
 class Residuals:
     """What a recorded call keeps for the tape's gradient (see the module docstring)."""
 
-    __slots__ = ("call", "kind", "payload", "wanted")
+    __slots__ = ("call", "kind", "payload")
 
     def __init__(self):
         self.call = None
@@ -55,21 +52,15 @@ def eligible(compiled):
                 compiled.while_loops)
 
 
-_recorded = weakref.WeakKeyDictionary()  # CompiledGraph -> its RecordedCall
-
-
 def residuals_for(compiled):
     """An empty holder for a call of `compiled` that the recording tapes will keep."""
-    call = _recorded.get(compiled)
-    if call is None:
-        call = _recorded[compiled] = RecordedCall(compiled)
-    holder = Residuals()
-    holder.wanted = call.wanted
-    return holder
+    if compiled.recorded is None:
+        compiled.recorded = RecordedCall(compiled)
+    return Residuals()
 
 
 def run_recorded(compiled, arrays, holder):
-    return _recorded[compiled].forward(arrays, holder)
+    return compiled.recorded.forward(arrays, holder)
 
 
 def gradients(op, grads):
@@ -102,11 +93,11 @@ class RecordedCall:
             compiled.outputs[self._diff_outputs[0]].shape.rank == 0
         self._dtypes = [compiled.inputs[i].dtype for i in self._diff_inputs] + [
             compiled.variables[i].dtype for i in self._diff_vars]
-        self._forwards = {}  # wanted slots -> the jitted forward
+        self._forward = jax.jit(self._forward_fn)
         self._backward = jax.jit(lambda pullback, cotangents: pullback(cotangents))
 
-    def _forward_fn(self, wanted, args, values):
-        split = len(self._diff_inputs)
+    def _forward_fn(self, args, values):
+        wanted, split = self.wanted, len(self._diff_inputs)
         slots = [self._diff_inputs[k] if k < split else self._diff_vars[k - split]
                  for k in wanted]
 
@@ -125,16 +116,11 @@ class RecordedCall:
         return outputs, error, pullback
 
     def forward(self, arrays, holder):
-        """Run the call on `arrays`, filling `holder` (made by `residuals_for`)."""
+        """Run the call on `arrays`, filling `holder`."""
         compiled = self.compiled
-        wanted = holder.wanted
-        forward = self._forwards.get(wanted)
-        if forward is None:
-            forward = self._forwards[wanted] = jax.jit(
-                lambda args, values: self._forward_fn(wanted, args, values))
         to_device = DEVICE_COPIES.to_device
         with compiled.precision():
-            outputs, error, payload = forward(
+            outputs, error, payload = self._forward(
                 [to_device(a) for a in arrays],
                 [to_device(v._value) for v in compiled.variables])
         if error is not None:
@@ -159,7 +145,7 @@ class RecordedCall:
                 found = self._backward(holder.payload, cotangents)[0]
             found = [DEVICE_COPIES.to_host(g) for g in found]
         answer = [None] * self._size
-        for k, g in zip(holder.wanted, found):
+        for k, g in zip(self.wanted, found):
             answer[self._positions[k]] = EagerTensor(g, self._dtypes[k])
         split = len(self._diff_inputs)
         result = [None] * len(op.inputs)
