@@ -78,6 +78,8 @@ def _first_line(node):
 
 def _blocks(node):
     """The statement lists of a compound statement, in printing order."""
+    if "body" not in node.__dict__ and "cases" not in node.__dict__:
+        return []  # a simple statement (most of them)
     blocks = [getattr(node, name) for name in _BLOCKS if isinstance(getattr(node, name, None),
                                                                    list)]
     blocks[1:1] = [handler.body for handler in getattr(node, "handlers", [])]

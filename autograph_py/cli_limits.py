@@ -39,11 +39,11 @@ def check_depth(tree, name):
     stack = [(tree, 1, tree)]
     while stack:
         node, depth, at = stack.pop()
-        at = node if hasattr(node, "lineno") else at
+        at = node if "lineno" in node.__dict__ else at
         if depth > MAX_DEPTH:
             raise ConversionError(TOO_DEEP, name, getattr(at, "lineno", 1),
                                   getattr(at, "col_offset", 0) + 1)
-        stack.extend((child, depth + 1, at) for child in traversal.children(node))
+        stack += [(child, depth + 1, at) for child in traversal.children(node)]
 
 
 @contextlib.contextmanager
