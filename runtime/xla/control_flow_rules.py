@@ -1,5 +1,6 @@
 """Lowerings of control flow: `If`/`StatefulIf` → `lax.cond` (a select when both branches
-are small and pure), `While`/`StatefulWhile` → `lax.while_loop` (a bounded `lax.scan` with
+are small and pure), `While`/`StatefulWhile` → `lax.fori_loop` when its trip count is
+known when compiling (`counted_loops`), else `lax.while_loop` (a bounded `lax.scan` with
 `maximum_iterations`), `Call` inlined.
 
 Contract:
@@ -12,7 +13,9 @@ Contract:
 - A loop runs rotated: the condition is computed before the loop and after every body,
   and carried, so a condition graph with effects runs exactly as often as in the numpy
   runtime. A failed check (an error raised on return) also ends the loop, as the numpy
-  runtime's exception would.
+  runtime's exception would: the loop carries one int32 status (`_status`: run again,
+  done, or the failed check's code). A counted loop has no check left in its body (or
+  is not lowered as one), and its counter's range proves the index checks on it.
 - XLA needs each loop variable and branch output to keep one shape and dtype. A loop
   whose variable changes shape (a list appended to) while its condition is known at
   trace time every iteration (a loop over a tensor of static length) is unrolled, up to
