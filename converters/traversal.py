@@ -95,7 +95,10 @@ class NodeTransformer(gast.NodeTransformer):
     """`gast.NodeTransformer` with a dispatch table and a direct `generic_visit`.
 
     `generic_visit` enters the children that are instances of `enters` (all nodes by
-    default; a subclass may narrow it, e.g. to statements).
+    default; a subclass may narrow it, e.g. to statements). It does not enter a child
+    that holds no node and that this class visits with `generic_visit` (a Name without
+    annotation, a Constant: a third of all visits), as visiting it would change nothing;
+    so an override of `visit` must leave such a node as it is.
     """
 
     enters = _AST
@@ -103,6 +106,25 @@ class NodeTransformer(gast.NodeTransformer):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._visitors = {}  # node class -> the visit function of this class
+        cls._inert = {}  # node class -> `_inert_field`
+
+    def _inert_node(self, node):
+        """Whether visiting `node` would change nothing (see the class docstring)."""
+        field = self._inert.get(node.__class__, 0)
+        if field == 0:
+            field = self._inert_field(node.__class__)
+        return field is not None and (not field or node.__dict__.get(field) is None)
+
+    @classmethod
+    def _inert_field(cls, node_class):
+        """For a class whose nodes this class visits with `generic_visit` and that has
+        at most one field that may hold a node: that field, or '' without any (its nodes
+        are inert when it holds None). None for any other class."""
+        fields = child_fields(node_class)
+        inert = (cls._visitors.get(node_class) or cls._visitor_of(node_class)
+                 ) is NodeTransformer.generic_visit and len(fields) <= 1
+        field = cls._inert[node_class] = (fields[0] if fields else '') if inert else None
+        return field
 
     def visit(self, node):
         visitor = self._visitors.get(node.__class__)
@@ -120,7 +142,7 @@ class NodeTransformer(gast.NodeTransformer):
             if isinstance(old, list):
                 new = []
                 for value in old:
-                    if isinstance(value, enters):
+                    if isinstance(value, enters) and not self._inert_node(value):
                         value = self.visit(value)
                         if value is None:
                             continue
@@ -129,7 +151,7 @@ class NodeTransformer(gast.NodeTransformer):
                             continue
                     new.append(value)
                 old[:] = new
-            elif isinstance(old, enters):
+            elif isinstance(old, enters) and not self._inert_node(old):
                 value = self.visit(old)
                 if value is None:
                     delattr(node, field)
