@@ -33,7 +33,8 @@ def find_jumps(nodes, jump_type, enter_loops):
         if isinstance(node, _SCOPES) or (isinstance(node, _LOOPS) and not enter_loops):
             return
         for child in traversal.children(node):
-            walk(child)
+            if isinstance(child, traversal.BLOCK_ITEMS):  # a jump is a statement
+                walk(child)
 
     for node in nodes if isinstance(nodes, list) else [nodes]:
         walk(node)
