@@ -104,3 +104,21 @@ def test_second_derivatives_through_a_recorded_call():
         return [g.numpy(), outer.gradient(g, x).numpy()]
 
     assert_same(second(False), second(True))
+
+
+def test_a_variable_assigned_after_the_call_does_not_change_its_gradient():
+    # The gradient is at the values the call read, as eager ops on a tape give it (the
+    # oracle here; the numpy runtime's Call rule recomputes with the current value).
+    v = ag.Variable(2.0)
+
+    def f(x):
+        return x * v * v
+
+    def gradient(fn):
+        v.assign(2.0)
+        with ag.GradientTape() as tape:
+            y = fn(ag.constant(3.0))
+        v.assign(5.0)
+        return tape.gradient(y, v).numpy()
+
+    assert gradient(ag.function(f, jit_compile=True)) == gradient(f) == 2 * 3.0 * 2.0
