@@ -16,6 +16,7 @@ such as a `@contextmanager`) with a note, `generator_note(node, qualname, name)`
 
 import gast
 
+from autograph_py.converters import traversal
 from autograph_py.converters.errors import ConversionError
 
 _DEFS = (gast.FunctionDef, gast.AsyncFunctionDef)
@@ -80,7 +81,7 @@ def is_generator(node):
         if isinstance(child, (gast.Yield, gast.YieldFrom)):
             return True
         if not isinstance(child, _SCOPES):
-            stack.extend(gast.iter_child_nodes(child))
+            stack += traversal.children(child)
     return False
 
 

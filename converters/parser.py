@@ -56,7 +56,8 @@ def _parse(text, filename, line_offset=0):
     except SyntaxError as e:
         raise ConversionError(e.msg, filename, (e.lineno or 1) + line_offset,
                               e.offset) from e
-    ast.increment_lineno(tree, line_offset)
+    if line_offset:
+        ast.increment_lineno(tree, line_offset)
     return ast_to_gast(tree)
 
 
