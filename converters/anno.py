@@ -10,7 +10,13 @@ import enum
 ATTR = '___ag_anno'
 
 
-class Basic(enum.Enum):
+class _Key(enum.Enum):
+    # Members are singletons compared by identity: hashing by identity is C code, where
+    # Enum's own `hash(self._name_)` is a Python call on every annotation lookup.
+    __hash__ = object.__hash__
+
+
+class Basic(_Key):
     QN = 'qualified name of a Name/Attribute/Subscript node'
     SKIP_PROCESSING = 'converters leave this node and its children as they are'
     EXTRA_LOOP_TEST = 'expression that must stay true for a loop to keep iterating'
@@ -22,7 +28,7 @@ class Basic(enum.Enum):
     BREAK_LOWERED = 'a loop whose break became a flag: it may end although its test is true'
 
 
-class Static(enum.Enum):
+class Static(_Key):
     SCOPE = 'activity Scope of a function or lambda'
     CALLS = 'of a function: {local function name: activity Effects of calling it}'
     HEAD_SCOPE = 'activity Scope of the part of a compound statement before its blocks'
