@@ -32,3 +32,8 @@ def __getattr__(name):
     from autograph_py.runtime.unsupported import refuse
 
     refuse("autograph_py", name)
+
+
+def __dir__():  # dir(ag) and completion list the API before any name was read
+    __getattr__("__all__")
+    return sorted(globals())

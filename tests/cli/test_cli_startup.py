@@ -33,3 +33,9 @@ def test_the_first_name_read_loads_the_api_and_its_hooks():
             "assert ag.to_code is ag.conversion.to_code and callable(ag.function)\n"
             "assert errors._resolvers, 'the source map resolver is connected'")
     assert _loaded_after(code) == str(list(_HEAVY))
+
+
+def test_dir_lists_the_api_before_any_name_was_read():
+    code = ("import autograph_py as ag\nnames = dir(ag)\n"
+            "assert {'function', 'to_code', 'constant', 'Session'} <= set(names), names")
+    assert _loaded_after(code) == str(list(_HEAVY))
