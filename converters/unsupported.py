@@ -19,13 +19,12 @@ _MESSAGES = {
 
 
 def transform(node, ctx):
-    def check(n):
+    todo = [node]
+    while todo:  # in source order: the first unsupported construct is the one reported
+        n = todo.pop()
         if anno.hasanno(n, anno.Basic.SKIP_PROCESSING):
-            return
+            continue
         if type(n) in _MESSAGES:
             raise ctx.error(n, _MESSAGES[type(n)])
-        for child in traversal.children(n):
-            check(child)
-
-    check(node)
+        todo += reversed(traversal.children(n))
     return node
