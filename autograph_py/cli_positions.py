@@ -24,30 +24,32 @@ import contextlib
 class _PositionUnparser(ast._Unparser):
     def __init__(self, **options):  # f-strings print their parts with a new printer
         super().__init__(**options)
-        self.spans = {}
-        self._counted = 0  # pieces of `_source` whose newlines `_line` counts
-        self._line = 1  # the line the counted pieces end on
+        # (id(stmt), index in `_source` of its first piece, of the piece after its last,
+        # column); lines are counted once, when printing is done (`spans`).
+        self._marks = []
         self._elif_chains = []  # per `if` being printed: its branches printed as `elif`
+        self._elif_starts = {}  # id(branch) -> (index of its `elif` piece, column)
         self._docstring = None  # the docstring statement about to be printed
         self._brackets = 0
         self.depth = (0, 0)  # the deepest (brackets, indentation level) printed
 
-    def _current_line(self):
-        source = self._source
-        for piece in source[self._counted:]:
-            self._line += piece.count("\n")
-        self._counted = len(source)
-        return self._line
+    def spans(self):
+        """{id(stmt): (first line, last line, column)} of the statements printed."""
+        lines, total = [0], 0  # lines[i]: the newlines in the first i pieces
+        for piece in self._source:
+            total += piece.count("\n")
+            lines.append(total)
+        return {key: (1 + lines[first], 1 + lines[end], column)
+                for key, first, end, column in self._marks}
 
     def _printed(self, node, write):
-        """Run `write()`, which prints statement `node` first, and record its span."""
-        line, start, column = self._current_line(), len(self._source), self._indent * 4
+        """Run `write()`, which prints statement `node` first, and mark its pieces."""
+        first, column = len(self._source), self._indent * 4
         write()
-        for piece in self._source[start:]:  # blank lines a definition starts with
-            if piece.strip("\n"):
-                break
-            line += piece.count("\n")
-        self.spans[id(node)] = (line, self._current_line(), column)
+        source = self._source
+        while not source[first].strip("\n"):  # blank lines a definition starts with
+            first += 1
+        self._marks.append((id(node), first, len(source), column))
 
     def _statement(self, visit, node):
         """Print statement `node` with the printer's `visit` method for it."""
@@ -60,10 +62,10 @@ class _PositionUnparser(ast._Unparser):
         self._elif_chains.append(iter(chain))
         self._printed(node, lambda: visit(self, node))
         self._elif_chains.pop()
-        end = self.spans[id(node)][1]
+        end = len(self._source)
         for branch in chain:  # ast.parse ends each `elif` where the whole `if` ends
-            first, _, column = self.spans[id(branch)]
-            self.spans[id(branch)] = (first, end, column)
+            first, column = self._elif_starts.pop(id(branch))
+            self._marks.append((id(branch), first, end, column))
 
     @contextlib.contextmanager
     def delimit(self, start, end):  # every bracket the printer writes but `{*()}`'s
@@ -79,8 +81,8 @@ class _PositionUnparser(ast._Unparser):
         if self._indent > self.depth[1]:
             self.depth = (self.depth[0], self._indent)
         if text == "elif ":
-            self.spans[id(next(self._elif_chains[-1]))] = (
-                self._current_line(), None, self._indent * 4)
+            self._elif_starts[id(next(self._elif_chains[-1]))] = (
+                len(self._source) - 1, self._indent * 4)
 
     def get_type_comment(self, node):
         # The base reads `node.lineno` to find a module's `# type: ignore` lines: without
@@ -112,4 +114,4 @@ for _name, _visit in vars(ast._Unparser).items():
 
 def unparse_with_positions(tree):
     printer = _PositionUnparser()
-    return printer.visit(tree), printer.spans, printer.depth
+    return printer.visit(tree), printer.spans(), printer.depth
