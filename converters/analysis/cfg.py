@@ -12,8 +12,10 @@ get graphs of their own.
 `Graph.stmt_next[id(stmt)]` is the set of nodes control can reach right after `stmt`
 (for a compound statement: the first nodes outside it), which is what "live after" and
 "defined after" need; `Graph.inside[id(stmt)]` is the set of nodes `stmt` consists of.
+`Graph.head_scopes(calls)` is the activity of each node's statement (or head).
 """
 import gast
+from autograph_py.converters.analysis import activity
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)
@@ -38,6 +40,21 @@ class Graph:
         self.head = {}  # id(ast node) -> Node for that statement (or its head)
         self.stmt_next = {}
         self.inside = {}  # id(statement) -> frozenset of the Nodes it consists of
+        self._scopes_without_calls = None
+
+    def head_scopes(self, calls=None):
+        """{node: `activity.head_scope` of its statement} for the nodes between entry and
+        exit, knowing the local functions' `calls`. Without any (most functions), which
+        is what liveness and reaching definitions both ask, it is computed once."""
+        if calls:
+            return self._head_scopes(calls)
+        if self._scopes_without_calls is None:
+            self._scopes_without_calls = self._head_scopes(None)
+        return self._scopes_without_calls
+
+    def _head_scopes(self, calls):
+        return {node: activity.head_scope(node.ast_node, calls) for node in self.nodes
+                if node is not self.entry and node is not self.exit}
 
     def connect(self, a, b):
         a.next.add(b)

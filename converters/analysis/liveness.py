@@ -13,8 +13,7 @@ from autograph_py.converters.analysis import activity
 
 def _solve(graph):
     calls = anno.getanno(graph.function, anno.Static.CALLS)  # a call reads what it runs
-    effects = {node: activity.head_scope(node.ast_node, calls) for node in graph.nodes
-               if node not in (graph.entry, graph.exit)}
+    effects = graph.head_scopes(calls)
     live_in = {node: frozenset() for node in graph.nodes}
     changed = True
     while changed:

@@ -11,7 +11,6 @@ surely; defining that function binds nothing but its name.
 """
 import gast
 from autograph_py.converters import anno
-from autograph_py.converters.analysis import activity
 
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)
 _DEFINITIONS = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
@@ -52,7 +51,7 @@ def _entry_preds(graph, node):
 
 def resolve(graphs):
     for graph in graphs:
-        scopes = {node: activity.head_scope(node.ast_node) for node in graph.nodes[1:-1]}
+        scopes = graph.head_scopes()
         # Only the statement's own binding surely binds; a call of a local function may
         # (its `nonlocal` write), defining one does not (it binds when that one runs).
         own = {node: frozenset(scope.own) for node, scope in scopes.items()}
