@@ -86,12 +86,19 @@ def eager_call_key(*args):
     return tuple(key), arrays
 
 
-def _eager_key_function(arity):
-    """eager_call_key for `arity` arguments, without a loop (half the time for one)."""
+def _key_parts(arity):
+    """The parameters, the all-eager test, the fast key and the arrays of `arity`
+    arguments, as source text for the generated functions below."""
     params = [f"a{i}" for i in range(arity)]
     test = " and ".join(f"type({a}) is EagerTensor" for a in params) or "True"
     key = "".join(f"id({a}._dtype), {a}._value.shape, " for a in params)
     arrays = "".join(f"{a}._value, " for a in params)
+    return params, test, key, arrays
+
+
+def _eager_key_function(arity):
+    """eager_call_key for `arity` arguments, without a loop (half the time for one)."""
+    params, test, key, arrays = _key_parts(arity)
     source = (f"def key({', '.join(params)}):\n"
               f"    if {test}:\n"
               f"        return ({key}), [{arrays}]\n"
@@ -110,10 +117,7 @@ MISS = object()  # what a fast call returns when it found no trace to run
 def _fast_call_function(arity):
     """A cache hit in one frame: `call(hits, *args)` runs `hits[fast key](arrays)` for
     `arity` eager tensors whose fast key is in `hits`, else returns MISS."""
-    params = [f"a{i}" for i in range(arity)]
-    test = " and ".join(f"type({a}) is EagerTensor" for a in params) or "True"
-    key = "".join(f"id({a}._dtype), {a}._value.shape, " for a in params)
-    arrays = "".join(f"{a}._value, " for a in params)
+    params, test, key, arrays = _key_parts(arity)
     source = (f"def call(hits, {', '.join(params)}):\n"
               f"    if {test}:\n"
               f"        run = hits.get(({key}))\n"
