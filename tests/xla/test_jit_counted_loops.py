@@ -11,15 +11,7 @@ from autograph_py.runtime.xla.call import compiled_graph
 
 import autograph_py as ag
 from tests.api.modes import JIT_MODES, assert_same, run_mode
-
-
-def sum_even(items):
-    s = 0
-    for c in items:
-        if c % 2 > 0:
-            continue
-        s += c
-    return s
+from tests.converters.corpus import sum_even  # the seed article's function
 
 
 def stepped(xs, start):
