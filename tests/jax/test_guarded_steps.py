@@ -137,3 +137,26 @@ def test_a_for_over_an_array_with_a_break_under_grad(w):
     expected = jax.grad(weighted_sum_until)(jnp.float32(w), xs)
     got = jax.jit(jax.grad(ag.to_graph(weighted_sum_until)))(jnp.float32(w), xs)
     np.testing.assert_allclose(float(got), float(expected), rtol=1e-5)
+
+
+def break_branch_with_a_loop(x):
+    y, n = x, 3
+    for _ in range(12):
+        if y > 20.0:
+            while n > 0:  # counts down from n: after the stop, n is 0 and nothing spins
+                n = n - 1
+            break
+        y = y * x
+        n = n + 1
+    return y + n
+
+
+def test_a_break_branch_that_loops_is_not_run_by_stopped_steps():
+    assert _step_conds(break_branch_with_a_loop) == [3]
+    for x in (1.3, 2.0, 7.5):
+        expected_value, expected_grad = jax.value_and_grad(break_branch_with_a_loop)(
+            jnp.float32(x))
+        value, grad = jax.jit(jax.value_and_grad(ag.to_graph(break_branch_with_a_loop)))(
+            jnp.float32(x))
+        np.testing.assert_allclose(float(value), float(expected_value), rtol=1e-5)
+        np.testing.assert_allclose(float(grad), float(expected_grad), rtol=1e-4)

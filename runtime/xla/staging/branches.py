@@ -74,9 +74,11 @@ def _guarded_cond(guard, pred, init, fns, make, ends):
 
 def _leaves_floats_alone(traced, init):
     """Whether a branch leaves every float as it was before the `if` or sets it to a
-    constant (traced once more, apart, to see)."""
+    constant, and runs no loop or host call (traced once more, apart, to see)."""
     with guards.suspended():
-        jax.make_jaxpr(traced)()
+        jaxpr = jax.make_jaxpr(traced)().jaxpr
+    if not guards.may_run_when_stopped(jaxpr):
+        return False
     before = {id(leaf) for leaf in nest.flatten(init)}
     end = traced.ends[0]
     return not any(isinstance(leaf, jax.core.Tracer) and id(leaf) not in before and

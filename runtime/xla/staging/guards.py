@@ -91,6 +91,12 @@ def _qualifies(jaxpr):
     return True
 
 
+def may_run_when_stopped(jaxpr):
+    """Whether a branch traced to `jaxpr` may run in a stopped step: no loop (it could
+    spin on the stopped state) and no host call (an assert could fail)."""
+    return not any(_loops(eqn) or _calls_host(eqn) for eqn in jaxpr.eqns)
+
+
 def _subjaxprs(eqn):
     for param in eqn.params.values():
         for value in param if isinstance(param, (tuple, list)) else (param,):
