@@ -34,6 +34,10 @@ class OpDef:
     num_outputs: int = 1  # -1: as many as `infer` returns
     stateful: bool = False
     needs_context: bool = False
+    # The grad rule also takes `needed=`: one bool per input, then one per Variable read
+    # inside, True where the caller uses that gradient (TensorFlow's "unneeded
+    # gradients"), so a rule whose gradients cost work can skip the unused ones.
+    grad_takes_needed: bool = False
 
 
 def register(opdef):
@@ -47,7 +51,8 @@ def register_gradient(name):
     """Decorator: `@register_gradient("Add")` sets the grad rule of an existing row.
 
     Rules are `grad(op, *output_grads) -> tuple(input grads, None where none flows)`;
-    `op` has `.inputs`, `.outputs` and `.attrs` (an Operation, or a tape record).
+    `op` has `.inputs`, `.outputs` and `.attrs` (an Operation, or a tape record). A row
+    with `grad_takes_needed` is called `grad(op, *output_grads, needed=...)`.
     """
 
     def decorate(fn):

@@ -93,6 +93,15 @@ class GradientTape:
     def watched_variables(self):
         return tuple(self._watched_variables.values())
 
+    def follows(self, value):
+        """Whether an op recorded now would carry this tape's gradients from `value` (a
+        tensor or Variable): a watched tensor, or a Variable the tape watches or would
+        watch when read. Changes nothing."""
+        if isinstance(value, Variable):
+            return id(value) in self._watched_variables or (
+                self._watch_accessed_variables and value.trainable)
+        return id(value) in self._watched
+
     def _watches_variable(self, var):
         if id(var) in self._watched_variables:
             return True

@@ -11,7 +11,8 @@ gradient) and returns `(source_grads, variable_grads)`: one gradient per source 
 and per Variable, None where no gradient flows.
 - Only floating-point tensors carry gradients: integer and bool tensors stop them
   silently (indices, counters, masks), as in TensorFlow.
-- A node whose registry row has no grad rule (`grad=None`) is not differentiable.
+- A node whose registry row has no grad rule (`grad=None`) is not differentiable. A row
+  with `grad_takes_needed` learns which of its gradients will be used (`needed=`).
 - A Variable's gradient is the sum over the `ReadVariable` nodes of it. Control-flow
   ops (If, While) also read Variables inside their bodies: their rules return, after
   one gradient per input, one per `inner_variables(op)`.
@@ -111,13 +112,19 @@ def backprop(nodes, seeds, sources, variables=()):
         if node.type == "ReadVariable":
             variable_grads[variable_ids[id(node.attrs["var"])]].append(out_grads[0])
             continue
-        rule = registry.get(node.type).grad
+        opdef = registry.get(node.type)
+        rule = opdef.grad
         if rule is None:
             continue
         if len(out_grads) > 1:  # rules of multi-output ops get a gradient for every output
             out_grads = [zeros_like(o) if g is None and is_differentiable(o) else g
                          for o, g in zip(node.outputs, out_grads)]
-        in_grads = tuple(rule(node, *out_grads))
+        if opdef.grad_takes_needed:
+            needed = [id(t) in live for t in node.inputs]
+            needed += [id(v) in variable_ids for v in inner_variables(node)]
+            in_grads = tuple(rule(node, *out_grads, needed=needed))
+        else:
+            in_grads = tuple(rule(node, *out_grads))
         for t, g in zip(node.inputs, in_grads):
             if g is not None and id(t) in live:
                 pending.setdefault(id(t), []).append(g)

@@ -44,7 +44,7 @@ def _xla_call_kernel(ctx, *inputs, graph, output_specs, residuals=None):
 
 register(OpDef("XlaCall", _xla_call_kernel,
                lambda *inputs, graph, output_specs: list(output_specs), num_outputs=-1,
-               needs_context=True))
+               needs_context=True, grad_takes_needed=True))
 
 
 def xla_call(graph, inputs):
@@ -53,13 +53,15 @@ def xla_call(graph, inputs):
     if pullback.recording_eagerly():
         compiled = compiled_graph(graph)
         if pullback.eligible(compiled):
-            attrs["residuals"] = pullback.residuals_for(compiled)
+            holder = pullback.residuals_for(compiled, inputs)
+            if holder is not None:
+                attrs["residuals"] = holder
     return tuple(apply("XlaCall", list(inputs), attrs))
 
 
 @register_gradient("XlaCall")
-def _gradient(op, *grads):
-    found = pullback.gradients(op, grads)
+def _gradient(op, *grads, needed=None):
+    found = pullback.gradients(op, grads, needed)
     return call_gradient(op, grads, xla_call) if found is None else found
 
 

@@ -10,6 +10,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from autograph_py.runtime.ops.infer import normalize_axes, normalize_axis
+from autograph_py.runtime.xla import tie_conventions as conventions
 from autograph_py.runtime.xla.lowering import static
 from autograph_py.runtime.xla.table import register_lowering
 from jax import lax
@@ -28,12 +29,12 @@ _UNARY = {
     "Exp": jnp.exp, "Log": jnp.log, "Tanh": jnp.tanh, "Sigmoid": _sigmoid,
     "LogicalNot": jnp.logical_not, "Sign": jnp.sign, "Floor": jnp.floor, "Ceil": jnp.ceil,
     "Round": jnp.round, "Log1p": jnp.log1p, "IsFinite": jnp.isfinite, "IsInf": jnp.isinf,
-    "IsNan": jnp.isnan, "Relu": lambda x: jnp.maximum(x, jnp.zeros((), x.dtype)),
+    "IsNan": jnp.isnan, "Relu": conventions.relu,
     "Identity": lambda x: x, "StopGradient": lax.stop_gradient,
 }
 _BINARY = {
-    "Add": jnp.add, "Sub": jnp.subtract, "Mul": jnp.multiply, "Maximum": jnp.maximum,
-    "Minimum": jnp.minimum, "Equal": jnp.equal, "NotEqual": jnp.not_equal, "Less": jnp.less,
+    "Add": jnp.add, "Sub": jnp.subtract, "Mul": jnp.multiply, "Maximum": conventions.maximum,
+    "Minimum": conventions.minimum, "Equal": jnp.equal, "NotEqual": jnp.not_equal, "Less": jnp.less,
     "LessEqual": jnp.less_equal, "Greater": jnp.greater, "GreaterEqual": jnp.greater_equal,
     "LogicalAnd": jnp.logical_and, "LogicalOr": jnp.logical_or,
     "LogicalXor": jnp.logical_xor, "MatMul": jnp.matmul,
@@ -79,7 +80,8 @@ def _pow(ctx, op, x, y):
     if np.dtype(y.dtype).kind == "i":
         ctx.check(op, y >= 0, ValueError,
                   "Integers to negative integer powers are not allowed.")
-    return jnp.asarray(jnp.power(x, y), out_dtype(op))
+    power = conventions.power if np.dtype(out_dtype(op)).kind == "f" else jnp.power
+    return jnp.asarray(power(x, y), out_dtype(op))
 
 
 # --- reductions ------------------------------------------------------------------------------

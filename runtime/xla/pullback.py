@@ -3,25 +3,32 @@ backward, so the tape's gradient needs at most one more compiled call and never
 recomputes the forward (the gradient graph of `function_call` does).
 
 Contract:
-- `xla_call` puts a `Residuals()` holder in the attrs of an `XlaCall` made while tapes
-  record eagerly (`recording_eagerly`) when the graph only computes values and JAX can
-  differentiate it (`eligible`: it assigns no Variable, prints nothing, draws no random
-  numbers, and lowers to no `lax.while_loop`, a loop whose trip count is not known when
-  compiling: those keep the gradient graph, whose `WhileGrad` keeps the iterations'
-  values). The op's kernel runs `run_recorded(compiled, arrays, holder)`: the outputs,
-  as `CompiledGraph.run` returns them, and in the holder what the gradient needs, alive
-  as long as the tape's record of the op:
-  - a graph with one floating output, a scalar (a loss): its gradient itself, computed
-    in the same compiled call (`jax.vjp` with a cotangent of 1). The output is a scalar,
-    so the gradient for any cotangent is this one times the cotangent.
+- `xla_call` asks `residuals_for(compiled, inputs)` for a `Residuals()` holder to put in
+  the attrs of an `XlaCall` made while tapes record eagerly (`recording_eagerly`) when
+  the graph only computes values and JAX can differentiate it (`eligible`: it assigns no
+  Variable, prints nothing, draws no random numbers, and lowers to no `lax.while_loop`,
+  a loop whose trip count is not known when compiling: those keep the gradient graph,
+  whose `WhileGrad` keeps the iterations' values). The holder names the gradients to
+  prepare: those of the floating inputs and Variables read that a recording tape follows
+  (`GradientTape.follows`) and the gradient graph reaches (elsewhere None, as
+  `call_gradient` answers). None when there are none: the call then runs unrecorded.
+- The op's kernel runs `run_recorded(compiled, arrays, holder)`: the outputs, as
+  `CompiledGraph.run` returns them, and in the holder what the gradient needs, alive as
+  long as the tape's record of the op:
+  - a graph with one floating output, a scalar (a loss): its gradients themselves,
+    computed in the same compiled call (`jax.vjp` with a cotangent of 1). The output is
+    a scalar, so the gradient for any cotangent is this one times the cotangent.
   - otherwise `jax.vjp`'s residuals, and the gradient is one compiled backward call.
-- Gradients are computed where the gradient graph has a path (elsewhere None, as
-  `call_gradient` answers), for every floating input and Variable read, watched or not:
-  the tape's engine gives a recorded op's rule no say about which it will use.
-- `gradients(op, grads)` answers as `function_call.call_gradient` does (one gradient per
-  input, None for the others, then one per Variable read inside), or None when the
-  gradient must be built from our ops: while tapes record it or a graph is being built
-  (higher derivatives), or when the holder is empty.
+  Each set of prepared gradients has its own jitted forward: a gradient nobody follows
+  (an unwatched input's, typically the batch's) is never computed.
+- `gradients(op, grads, needed)` answers as `function_call.call_gradient` does (one
+  gradient per input, None for the others, then one per Variable read inside) for the
+  gradients the engine says it uses (`needed`, see `registry.OpDef.grad_takes_needed`).
+  One that was not prepared (TensorFlow also gives the gradient of a source the tape did
+  not watch when a recorded op consumed it) costs one more compiled call, from the
+  arrays the forward read. None when the gradient must be built from our ops: while
+  tapes record it or a graph is being built (higher derivatives), or when the holder
+  is empty.
 """
 
 import jax
@@ -36,9 +43,10 @@ from autograph_py.runtime.xla.compiled import DEVICE_COPIES
 class Residuals:
     """What a recorded call keeps for the tape's gradient (see the module docstring)."""
 
-    __slots__ = ("call", "kind", "payload")
+    __slots__ = ("slots", "call", "kind", "payload", "args", "values")
 
-    def __init__(self):
+    def __init__(self, slots):
+        self.slots = slots  # the gradients to prepare (see RecordedCall)
         self.call = None
 
 
@@ -52,26 +60,33 @@ def eligible(compiled):
                 compiled.while_loops)
 
 
-def residuals_for(compiled):
-    """An empty holder for a call of `compiled` that the recording tapes will keep."""
-    if compiled.recorded is None:
-        compiled.recorded = RecordedCall(compiled)
-    return Residuals()
+def residuals_for(compiled, inputs):
+    """A holder for a call of `compiled` on `inputs` (tensors) that the recording tapes
+    will keep, or None when no tape follows a gradient of it."""
+    recorded = compiled.recorded
+    if recorded is None:
+        recorded = compiled.recorded = RecordedCall(compiled)
+    slots = recorded.followed(inputs, context.state.tapes)
+    return Residuals(slots) if slots else None
 
 
 def run_recorded(compiled, arrays, holder):
     return compiled.recorded.forward(arrays, holder)
 
 
-def gradients(op, grads):
+def gradients(op, grads, needed=None):
     holder = op.attrs.get("residuals")
     if holder is None or holder.call is None or context.state.tapes or \
             context.state.graphs:
         return None
-    return holder.call.backward(op, holder, grads)
+    return holder.call.backward(op, holder, grads, needed)
 
 
 class RecordedCall:
+    """The recorded calls of one CompiledGraph. Its gradient slots are its differentiable
+    inputs, then its differentiable Variables; `wanted` are the slots the gradient graph
+    reaches, and a holder's `slots` the subset prepared (ascending)."""
+
     def __init__(self, compiled):
         self.compiled = compiled
         graph = compiled.graph
@@ -86,30 +101,51 @@ class RecordedCall:
             position.get(id(compiled.variables[i])) for i in self._diff_vars]
         self._size = num_diff + len(position)
         flows = set(gradient_slots(graph))
-        # The differentiable inputs and Variables (indices into `_positions`) whose
-        # gradient is computed.
         self.wanted = tuple(k for k, p in enumerate(self._positions) if p in flows)
         self._scalar = len(self._diff_outputs) == 1 and \
             compiled.outputs[self._diff_outputs[0]].shape.rank == 0
         self._dtypes = [compiled.inputs[i].dtype for i in self._diff_inputs] + [
             compiled.variables[i].dtype for i in self._diff_vars]
-        self._forward = jax.jit(self._forward_fn)
+        self._forwards = {}  # slots -> the jitted forward preparing their gradients
         self._backward = jax.jit(lambda pullback, cotangents: pullback(cotangents))
 
-    def _forward_fn(self, args, values):
-        wanted, split = self.wanted, len(self._diff_inputs)
-        slots = [self._diff_inputs[k] if k < split else self._diff_vars[k - split]
-                 for k in wanted]
+    def followed(self, inputs, tapes):
+        """The wanted slots whose input or Variable one of `tapes` follows."""
+        split, variables = len(self._diff_inputs), self.compiled.variables
+        return tuple(k for k in self.wanted if any(tape.follows(
+            inputs[self._diff_inputs[k]] if k < split else
+            variables[self._diff_vars[k - split]]) for tape in tapes))
+
+    def _needed_slots(self, op, needed):
+        """The wanted slots of the gradients the engine uses (`needed`: one bool per input
+        of `op`, then one per Variable read inside)."""
+        if needed is None:
+            return self.wanted
+        split, offset = len(self._diff_inputs), len(op.inputs) - len(self._diff_inputs)
+        return tuple(k for k in self.wanted if needed[
+            self._diff_inputs[k] if k < split else self._positions[k] + offset])
+
+    def _forward_for(self, slots):
+        forward = self._forwards.get(slots)
+        if forward is None:
+            forward = self._forwards[slots] = jax.jit(
+                lambda args, values: self._forward_fn(slots, args, values))
+        return forward
+
+    def _forward_fn(self, slots, args, values):
+        split = len(self._diff_inputs)
+        places = [self._diff_inputs[k] if k < split else self._diff_vars[k - split]
+                  for k in slots]
 
         def outputs_of(primals):
             args_, values_ = list(args), list(values)
-            for k, slot, primal in zip(wanted, slots, primals):
-                (args_ if k < split else values_)[slot] = primal
+            for k, place, primal in zip(slots, places, primals):
+                (args_ if k < split else values_)[place] = primal
             outputs, _, error = self.compiled.lowered(args_, values_, None)
             outputs = [jnp.asarray(o) for o in outputs]
             return [outputs[i] for i in self._diff_outputs], (outputs, error)
 
-        primals = [args[s] if k < split else values[s] for k, s in zip(wanted, slots)]
+        primals = [args[p] if k < split else values[p] for k, p in zip(slots, places)]
         diff_outputs, pullback, (outputs, error) = jax.vjp(outputs_of, primals, has_aux=True)
         if self._scalar:
             return outputs, error, pullback([jnp.ones_like(diff_outputs[0])])[0]
@@ -119,22 +155,29 @@ class RecordedCall:
         """Run the call on `arrays`, filling `holder`."""
         compiled = self.compiled
         to_device = DEVICE_COPIES.to_device
-        with compiled.precision():
-            outputs, error, payload = self._forward(
-                [to_device(a) for a in arrays],
-                [to_device(v._value) for v in compiled.variables])
+        with compiled.precision():  # 64-bit arrays stay 64-bit on the device too
+            args = [to_device(a) for a in arrays]
+            values = [to_device(v._value) for v in compiled.variables]
+            outputs, error, payload = self._forward_for(holder.slots)(args, values)
         if error is not None:
             compiled.raise_failed_check(error, arrays)
         holder.call, holder.kind, holder.payload = \
             self, "gradient" if self._scalar else "pullback", payload
+        holder.args, holder.values = args, values  # for a gradient not prepared
         to_host = DEVICE_COPIES.to_host
         return [to_host(o) for o in outputs]
 
-    def backward(self, op, holder, grads):
+    def backward(self, op, holder, grads, needed=None):
+        slots, payload = holder.slots, holder.payload
+        missing = [k for k in self._needed_slots(op, needed) if k not in slots]
+        if missing:  # one more compiled call, from what the forward read
+            slots = tuple(sorted(set(slots).union(missing)))
+            with self.compiled.precision():
+                payload = self._forward_for(slots)(holder.args, holder.values)[2]
         cotangents = [grads[i] for i in self._diff_outputs]
         if holder.kind == "gradient":
             scale = cotangents[0]._value  # a scalar: the gradient is linear in it
-            found = [DEVICE_COPIES.to_host(g) for g in holder.payload]
+            found = [DEVICE_COPIES.to_host(g) for g in payload]
             if scale != 1:
                 found = [np.asarray(g * scale, g.dtype) for g in found]
         else:
@@ -142,10 +185,10 @@ class RecordedCall:
                           if g is None else DEVICE_COPIES.to_device(g._value)
                           for i, g in zip(self._diff_outputs, cotangents)]
             with self.compiled.precision():
-                found = self._backward(holder.payload, cotangents)[0]
+                found = self._backward(payload, cotangents)[0]
             found = [DEVICE_COPIES.to_host(g) for g in found]
         answer = [None] * self._size
-        for k, g in zip(self.wanted, found):
+        for k, g in zip(slots, found):
             answer[self._positions[k]] = EagerTensor(g, self._dtypes[k])
         split = len(self._diff_inputs)
         result = [None] * len(op.inputs)

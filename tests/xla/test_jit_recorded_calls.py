@@ -122,3 +122,16 @@ def test_a_variable_assigned_after_the_call_does_not_change_its_gradient():
         return tape.gradient(y, v).numpy()
 
     assert gradient(ag.function(f, jit_compile=True)) == gradient(f) == 2 * 3.0 * 2.0
+
+
+def test_the_forward_prepares_only_the_gradients_a_tape_follows():
+    # An unwatched input (a batch) gets no gradient in the forward call; asked for
+    # anyway, it costs one more compiled call and is still the numpy runtime's.
+    f = ag.function(loss, jit_compile=True)
+    with ag.GradientTape() as tape:
+        y = f(X)
+    (record,) = tape._nodes
+    holder = record.attrs["residuals"]
+    assert holder.slots == (1,)  # W only: slot 0 is X
+    found = [g.numpy() for g in tape.gradient(y, [X, W])]
+    assert_same(gradients(loss, False, watch_x=False), found + found)

@@ -1,0 +1,68 @@
+"""Elementwise functions whose derivative at a kink or an edge is the numpy runtime's
+gradient rule (TensorFlow's convention), not the one JAX's differentiation would take.
+
+Contract: `relu`, `maximum`, `minimum` and `power` compute what `jnp.maximum`, ... compute;
+under `jax.jvp`/`jax.vjp` (the gradient of a compiled call recorded by a tape,
+runtime/xla/pullback.py) their derivatives are those of runtime/gradients:
+- `relu`: slope 0 at 0 (`x > 0`);
+- `maximum(x, y)` / `minimum(x, y)`: a tie's whole gradient goes to `x` (JAX splits it);
+- `power(x, y)`: `y * x**(y - 1)` for the base, and no gradient for the exponent where
+  the base is not positive (JAX's `x**y * log(x)` is nan there).
+Each tangent is linear in the input tangents, so JAX transposes it for reverse mode.
+"""
+
+import jax
+import jax.numpy as jnp
+
+
+def _select(mask, a, b):
+    """`a` where `mask`, else `b`, broadcast to the result's shape (tangents differ in
+    shape when the inputs broadcast)."""
+    return jnp.where(mask, a, b)
+
+
+@jax.custom_jvp
+def relu(x):
+    return jnp.maximum(x, jnp.zeros((), x.dtype))
+
+
+@relu.defjvp
+def _relu_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return relu(x), _select(x > 0, dx, jnp.zeros_like(dx))
+
+
+@jax.custom_jvp
+def maximum(x, y):
+    return jnp.maximum(x, y)
+
+
+@maximum.defjvp
+def _maximum_jvp(primals, tangents):
+    (x, y), (dx, dy) = primals, tangents
+    return maximum(x, y), _select(x >= y, dx, dy)
+
+
+@jax.custom_jvp
+def minimum(x, y):
+    return jnp.minimum(x, y)
+
+
+@minimum.defjvp
+def _minimum_jvp(primals, tangents):
+    (x, y), (dx, dy) = primals, tangents
+    return minimum(x, y), _select(x <= y, dx, dy)
+
+
+@jax.custom_jvp
+def power(x, y):
+    return jnp.power(x, y)
+
+
+@power.defjvp
+def _power_jvp(primals, tangents):
+    (x, y), (dx, dy) = primals, tangents
+    out = power(x, y)
+    positive = x > 0
+    log_x = jnp.where(positive, jnp.log(jnp.where(positive, x, jnp.ones_like(x))), 0)
+    return out, dx * (y * jnp.power(x, y - 1)) + dy * (out * log_x)
