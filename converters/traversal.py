@@ -91,6 +91,27 @@ def _visitor_of(cls, node_class):
     return visitor
 
 
+_UNKNOWN = object()  # not in a class's `_entries` yet
+
+
+def _entry_of(cls, node_class, base_generic_visit):
+    """How `generic_visit` of visitor class `cls` treats a child of class `node_class`
+    (remembered in `cls._entries`): None when it does not visit it (not an instance of
+    `cls.enters`, not a node at all, or a node visiting would leave as it is: one with
+    no field that may hold a node, which `cls` visits with its base's generic_visit);
+    the name of a node's only field that may hold a node when that is all it holds
+    (visited only when the field is not None); True when it always visits it."""
+    if not (isinstance(node_class, type) and issubclass(node_class, cls.enters)):
+        entry = None
+    else:
+        fields = child_fields(node_class)
+        inert = (cls._visitors.get(node_class) or cls._visitor_of(node_class)
+                 ) is base_generic_visit and len(fields) <= 1
+        entry = (fields[0] if fields else None) if inert else True
+    cls._entries[node_class] = entry
+    return entry
+
+
 class NodeTransformer(gast.NodeTransformer):
     """`gast.NodeTransformer` with a dispatch table and a direct `generic_visit`.
 
@@ -98,7 +119,8 @@ class NodeTransformer(gast.NodeTransformer):
     default; a subclass may narrow it, e.g. to statements). It does not enter a child
     that holds no node and that this class visits with `generic_visit` (a Name without
     annotation, a Constant: a third of all visits), as visiting it would change nothing;
-    so an override of `visit` must leave such a node as it is.
+    so an override of `visit` must leave such a node as it is. A list of children is
+    rebuilt only from the first child whose visit returned something else.
     """
 
     enters = _AST
@@ -106,25 +128,11 @@ class NodeTransformer(gast.NodeTransformer):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._visitors = {}  # node class -> the visit function of this class
-        cls._inert = {}  # node class -> `_inert_field`
-
-    def _inert_node(self, node):
-        """Whether visiting `node` would change nothing (see the class docstring)."""
-        field = self._inert.get(node.__class__, 0)
-        if field == 0:
-            field = self._inert_field(node.__class__)
-        return field is not None and (not field or node.__dict__.get(field) is None)
+        cls._entries = {}  # node class -> `_entry_of`
 
     @classmethod
-    def _inert_field(cls, node_class):
-        """For a class whose nodes this class visits with `generic_visit` and that has
-        at most one field that may hold a node: that field, or '' without any (its nodes
-        are inert when it holds None). None for any other class."""
-        fields = child_fields(node_class)
-        inert = (cls._visitors.get(node_class) or cls._visitor_of(node_class)
-                 ) is NodeTransformer.generic_visit and len(fields) <= 1
-        field = cls._inert[node_class] = (fields[0] if fields else '') if inert else None
-        return field
+    def _entry(cls, node_class):
+        return _entry_of(cls, node_class, NodeTransformer.generic_visit)
 
     def visit(self, node):
         visitor = self._visitors.get(node.__class__)
@@ -136,48 +144,76 @@ class NodeTransformer(gast.NodeTransformer):
 
     def generic_visit(self, node):
         fields = node.__dict__
-        enters = self.enters
+        entries = self._entries
+        visit = self.visit
         for field in _CHILD_FIELDS.get(node.__class__) or child_fields(node.__class__):
             old = fields.get(field)
-            if isinstance(old, list):
-                new = []
-                for value in old:
-                    if isinstance(value, enters) and not self._inert_node(value):
-                        value = self.visit(value)
-                        if value is None:
-                            continue
-                        if not isinstance(value, _AST):
-                            new.extend(value)
-                            continue
-                    new.append(value)
-                old[:] = new
-            elif isinstance(old, enters) and not self._inert_node(old):
-                value = self.visit(old)
+            if old.__class__ is list:
+                new = None  # the rebuilt list, from the first changed child on
+                for i, value in enumerate(old):
+                    entry = entries.get(value.__class__, _UNKNOWN)
+                    if entry is _UNKNOWN:
+                        entry = self._entry(value.__class__)
+                    if entry is None or entry is not True and value.__dict__.get(entry) is None:
+                        result = value
+                    else:
+                        result = visit(value)
+                    if result is value:
+                        if new is not None:
+                            new.append(value)
+                        continue
+                    if new is None:
+                        new = old[:i]
+                    if result is None:
+                        continue
+                    if isinstance(result, _AST):
+                        new.append(result)
+                    else:
+                        new.extend(result)
+                if new is not None:
+                    old[:] = new
+            else:
+                entry = entries.get(old.__class__, _UNKNOWN)
+                if entry is _UNKNOWN:
+                    entry = self._entry(old.__class__)
+                if entry is None or entry is not True and old.__dict__.get(entry) is None:
+                    continue
+                value = visit(old)
                 if value is None:
                     delattr(node, field)
-                else:
+                elif value is not old:
                     fields[field] = value
         return node
 
 
 class NodeVisitor(gast.NodeVisitor):
     """`gast.NodeVisitor` with a dispatch table and a direct `generic_visit`, which
-    enters the children that are instances of `enters` (as NodeTransformer's)."""
+    enters the children that are instances of `enters`, and skips those visiting would
+    do nothing with (as NodeTransformer's)."""
 
     enters = _AST
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._visitors = {}  # node class -> the visit function of this class
+        cls._entries = {}  # node class -> `_entry_of`
+
+    @classmethod
+    def _entry(cls, node_class):
+        return _entry_of(cls, node_class, NodeVisitor.generic_visit)
 
     visit = NodeTransformer.visit
     _visitor_of = classmethod(_visitor_of)
 
     def generic_visit(self, node):
-        enters = self.enters
-        for child in children(node):
-            if isinstance(child, enters):
-                self.visit(child)
+        entries = self._entries
+        visit = self.visit
+        for child in (_CHILDREN.get(node.__class__) or _compile_children(node.__class__))(node):
+            entry = entries.get(child.__class__, _UNKNOWN)
+            if entry is _UNKNOWN:
+                entry = self._entry(child.__class__)
+            if entry is True or entry is not None and child.__dict__.get(entry) is not None:
+                visit(child)
 
 
 def block_items(node):
