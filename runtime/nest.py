@@ -10,12 +10,20 @@ the direct children of a nested value;
 """
 
 
+_COMPOSITE_TYPES = {}  # type -> whether it is a composite (asked once per type: hasattr
+# on a class without the attribute raises and catches inside, a cost paid on every leaf)
+
+
 def is_nested(value):
     return isinstance(value, (list, tuple, dict)) or is_composite(value)
 
 
 def is_composite(value):
-    return hasattr(type(value), "_nest_components")
+    cls = type(value)
+    found = _COMPOSITE_TYPES.get(cls)
+    if found is None:
+        found = _COMPOSITE_TYPES[cls] = hasattr(cls, "_nest_components")
+    return found
 
 
 def children(value):
@@ -35,7 +43,10 @@ def flatten(structure):
         return [structure]
     leaves = []
     for child in children(structure):
-        leaves.extend(flatten(child))
+        if is_nested(child):
+            leaves.extend(flatten(child))
+        else:
+            leaves.append(child)
     return leaves
 
 
@@ -53,6 +64,9 @@ def _rebuild(structure, values):
 
 def pack_sequence_as(structure, flat):
     flat = list(flat)
+    if type(structure) is list and len(structure) == len(flat) and \
+            not any(map(is_nested, structure)):
+        return flat  # a plain list of leaves, the common case
     packed, used = _pack(structure, flat, 0)
     if used != len(flat):
         raise ValueError(f"structure has {used} leaves but {len(flat)} values were given")
@@ -64,7 +78,11 @@ def _pack(structure, flat, start):
         return flat[start], start + 1
     packed_children = []
     for child in children(structure):
-        packed, start = _pack(child, flat, start)
+        if is_nested(child):
+            packed, start = _pack(child, flat, start)
+        else:
+            packed = flat[start]
+            start += 1
         packed_children.append(packed)
     return _rebuild(structure, packed_children), start
 

@@ -93,14 +93,16 @@ class GradientTape:
     def watched_variables(self):
         return tuple(self._watched_variables.values())
 
-    def follows(self, value):
-        """Whether an op recorded now would carry this tape's gradients from `value` (a
-        tensor or Variable): a watched tensor, or a Variable the tape watches or would
-        watch when read. Changes nothing."""
-        if isinstance(value, Variable):
-            return id(value) in self._watched_variables or (
-                self._watch_accessed_variables and value.trainable)
-        return id(value) in self._watched
+    def follows(self, tensor):
+        """Whether an op recorded now would carry this tape's gradients from `tensor`: a
+        watched one. Changes nothing."""
+        return id(tensor) in self._watched
+
+    def follows_variable(self, var):
+        """Whether an op recorded now would carry this tape's gradients from a read of
+        `var`: one the tape watches or would watch when read. Changes nothing."""
+        return id(var) in self._watched_variables or (
+            self._watch_accessed_variables and var.trainable)
 
     def _watches_variable(self, var):
         if id(var) in self._watched_variables:
@@ -139,7 +141,10 @@ class GradientTape:
         self._add(node, opdef, inputs, attrs, outputs)
 
     def _reads_watched_variable(self, attrs):
-        return any(self._watches_variable(v) for v in engine.variables_read_inside(attrs))
+        for var in engine.variables_read_inside(attrs):
+            if self._watches_variable(var):
+                return True
+        return False
 
     def _add(self, node, opdef, inputs, attrs, outputs):
         watched = self._watched

@@ -41,7 +41,7 @@ def _zeros_for(source):
 
 def _if_grad(op, *grads):
     pred, captured = op.inputs[0], op.inputs[1:]
-    variables = inner_variables(op)
+    variables = list(inner_variables(op))
     seeds = [(i, g) for i, g in enumerate(grads) if g is not None]
     wanted = [j for j, t in enumerate(captured) if is_differentiable(t)]
     none = (None,) * (len(op.inputs) + len(variables))
@@ -155,7 +155,7 @@ def _while_grad(op, *grads):
     num_vars = attrs["num_vars"]
     initial, captured = op.inputs[:num_vars], op.inputs[num_vars:]
     body_extra = [captured[i] for i in attrs["body_indices"]]
-    variables = inner_variables(op)
+    variables = list(inner_variables(op))
     diff_vars = [i for i in range(num_vars) if is_differentiable(initial[i])]
     diff_extra = [k for k, t in enumerate(body_extra) if is_differentiable(t)]
     here = context.current_graph()

@@ -22,12 +22,13 @@ and per Variable, None where no gradient flows.
 
 import weakref
 
+import numpy as np
 from autograph_py.runtime import registry
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.ops.creation_ops import ones_like, zeros_like
 from autograph_py.runtime.ops.math_ops import add
-from autograph_py.runtime.tensor import Tensor
+from autograph_py.runtime.tensor import EagerTensor, Tensor
 from autograph_py.runtime.variables import Variable
 
 _inner_variables_cache = weakref.WeakKeyDictionary()
@@ -43,19 +44,27 @@ def subgraphs(attrs):
 
 
 def inner_variables(op):
-    """The Variables read inside `op`'s subgraphs (nested ones too), in a stable order."""
+    """The Variables read inside `op`'s subgraphs (nested ones too), in a stable order (a
+    tuple, shared: not to be changed)."""
     return variables_read_inside(op.attrs)
 
 
 def variables_read_inside(attrs):
+    graphs = subgraphs(attrs)
+    if len(graphs) == 1:  # a call or a branch: its graph's own list
+        return _variables_of(graphs[0])
     found = {}
-    for graph in subgraphs(attrs):
-        cached = _inner_variables_cache.get(graph)
-        if cached is None:
-            cached = _inner_variables_cache[graph] = _variables_read_in(graph)
-        for var in cached:
+    for graph in graphs:
+        for var in _variables_of(graph):
             found.setdefault(id(var), var)
-    return list(found.values())
+    return tuple(found.values())
+
+
+def _variables_of(graph):
+    cached = _inner_variables_cache.get(graph)
+    if cached is None:
+        cached = _inner_variables_cache[graph] = tuple(_variables_read_in(graph))
+    return cached
 
 
 def _variables_read_in(graph):
@@ -90,9 +99,16 @@ def _between(nodes, sources, variable_ids):
     live = {id(s) for s in sources if is_differentiable(s)}
     relevant = []
     for node in nodes:
-        if any(id(t) in live for t in node.inputs) or _reads_any(node, variable_ids):
-            relevant.append(node)
-            live.update(id(o) for o in node.outputs if is_differentiable(o))
+        for t in node.inputs:
+            if id(t) in live:
+                break
+        else:
+            if not _reads_any(node, variable_ids):
+                continue
+        relevant.append(node)
+        for o in node.outputs:
+            if o.dtype.is_floating:
+                live.add(id(o))
     return relevant, live
 
 
@@ -119,9 +135,11 @@ def backprop(nodes, seeds, sources, variables=()):
         if len(out_grads) > 1:  # rules of multi-output ops get a gradient for every output
             out_grads = [zeros_like(o) if g is None and is_differentiable(o) else g
                          for o, g in zip(node.outputs, out_grads)]
+        inner = None
         if opdef.grad_takes_needed:
+            inner = inner_variables(node)
             needed = [id(t) in live for t in node.inputs]
-            needed += [id(v) in variable_ids for v in inner_variables(node)]
+            needed += [id(v) in variable_ids for v in inner]
             in_grads = tuple(rule(node, *out_grads, needed=needed))
         else:
             in_grads = tuple(rule(node, *out_grads))
@@ -130,7 +148,7 @@ def backprop(nodes, seeds, sources, variables=()):
                 pending.setdefault(id(t), []).append(g)
         extra = in_grads[len(node.inputs):]
         if extra:
-            for var, g in zip(inner_variables(node), extra):
+            for var, g in zip(inner or inner_variables(node), extra):
                 if g is not None and id(var) in variable_ids:
                     variable_grads[variable_ids[id(var)]].append(g)
 
@@ -151,6 +169,12 @@ def _collect(pending, tensor):
 UNCONNECTED = ("none", "zero")
 
 
+def _ones_like(target):
+    if isinstance(target, EagerTensor):  # made directly: an op costs microseconds more
+        return EagerTensor(np.ones(target._value.shape, target._value.dtype), target.dtype)
+    return ones_like(target)
+
+
 def differentiate(nodes, targets, target_grads, sources, unconnected_gradients="none"):
     if unconnected_gradients not in UNCONNECTED:
         raise ValueError(f"unconnected_gradients must be one of {UNCONNECTED}, got "
@@ -164,7 +188,7 @@ def differentiate(nodes, targets, target_grads, sources, unconnected_gradients="
         target = convert_to_tensor(target)
         if is_differentiable(target):
             # A non-scalar target is summed: its incoming gradient is all ones.
-            seeds.append((target, ones_like(target) if grad is None else
+            seeds.append((target, _ones_like(target) if grad is None else
                           convert_to_tensor(grad, target.dtype)))
     tensors = [s for s in sources if isinstance(s, Tensor)]
     variables = [s for s in sources if isinstance(s, Variable)]

@@ -49,7 +49,7 @@ def _gradient_graph(graph):
             grad_ys = [grad_graph.add_input(f"grad_{i}", t.shape, t.dtype)
                        for i, t in enumerate(outputs)]
             recomputed = inline_graph(graph, xs, outputs)
-            sources = [x for x in xs if is_differentiable(x)] + inner_variables_of(graph)
+            sources = [x for x in xs if is_differentiable(x)] + list(inner_variables_of(graph))
             found = gradients(recomputed, sources, grad_ys=grad_ys)
         slots = [i for i, g in enumerate(found) if g is not None]
         grad_graph.outputs = [found[i] for i in slots]

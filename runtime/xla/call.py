@@ -48,14 +48,12 @@ register(OpDef("XlaCall", _xla_call_kernel,
 
 
 def xla_call(graph, inputs):
-    specs = [(t.shape, t.dtype) for t in graph.outputs]
-    attrs = {"graph": graph, "output_specs": specs}
-    if pullback.recording_eagerly():
-        compiled = compiled_graph(graph)
-        if pullback.eligible(compiled):
-            holder = pullback.residuals_for(compiled, inputs)
-            if holder is not None:
-                attrs["residuals"] = holder
+    compiled = compiled_graph(graph)
+    attrs = {"graph": graph, "output_specs": compiled.output_specs}
+    if pullback.recording_eagerly() and pullback.eligible(compiled):
+        holder = pullback.residuals_for(compiled, inputs)
+        if holder is not None:
+            attrs["residuals"] = holder
     return tuple(apply("XlaCall", list(inputs), attrs))
 
 

@@ -135,6 +135,9 @@ class CompiledGraph:
             op.attrs["maximum_iterations"] is None for op in ops)
         self._lowered_once = False
         self._messages = AssertMessages()
+        # What an XlaCall op of the graph states as its outputs (call.py); the defaults
+        # (the graph's own outputs) are what xla_call runs.
+        self.output_specs = [(t.shape, t.dtype) for t in graph.outputs]
         self.recorded = None  # its RecordedCall once a tape records it (pullback.py)
         self._checks = {}  # input shapes -> the checks of their trace, by error code - 1
         self._jitted = jax.jit(self.lowered)

@@ -10,7 +10,7 @@ Contract:
   a loop whose trip count is not known when compiling: those keep the gradient graph,
   whose `WhileGrad` keeps the iterations' values). The holder names the gradients to
   prepare: those of the floating inputs and Variables read that a recording tape follows
-  (`GradientTape.follows`) and the gradient graph reaches (elsewhere None, as
+  (`GradientTape.follows`, `follows_variable`) and the gradient graph reaches (elsewhere None, as
   `call_gradient` answers). None when there are none: the call then runs unrecorded.
 - The op's kernel runs `run_recorded(compiled, arrays, holder)`: the outputs, as
   `CompiledGraph.run` returns them, and in the holder what the gradient needs, alive as
@@ -97,33 +97,46 @@ class RecordedCall:
         # read inside (their order, not the compiled graph's).
         num_diff = len(self._diff_inputs)
         position = {id(v): num_diff + k for k, v in enumerate(inner_variables_of(graph))}
-        self._positions = list(range(num_diff)) + [
+        positions = list(range(num_diff)) + [
             position.get(id(compiled.variables[i])) for i in self._diff_vars]
-        self._size = num_diff + len(position)
         flows = set(gradient_slots(graph))
-        self.wanted = tuple(k for k, p in enumerate(self._positions) if p in flows)
+        self.wanted = tuple(k for k, p in enumerate(positions) if p in flows)
         self._scalar = len(self._diff_outputs) == 1 and \
             compiled.outputs[self._diff_outputs[0]].shape.rank == 0
         self._dtypes = [compiled.inputs[i].dtype for i in self._diff_inputs] + [
             compiled.variables[i].dtype for i in self._diff_vars]
+        # Where each slot's gradient goes in call_gradient's answer: after one per input,
+        # one per Variable read inside.
+        num_inputs = len(compiled.inputs)
+        self._answer_size = num_inputs + len(position)
+        self._answer_index = [self._diff_inputs[k] if k < num_diff else
+                              None if p is None else num_inputs + p - num_diff
+                              for k, p in enumerate(positions)]
         self._forwards = {}  # slots -> the jitted forward preparing their gradients
         self._backward = jax.jit(lambda pullback, cotangents: pullback(cotangents))
 
     def followed(self, inputs, tapes):
         """The wanted slots whose input or Variable one of `tapes` follows."""
         split, variables = len(self._diff_inputs), self.compiled.variables
-        return tuple(k for k in self.wanted if any(tape.follows(
-            inputs[self._diff_inputs[k]] if k < split else
-            variables[self._diff_vars[k - split]]) for tape in tapes))
+        slots = []
+        for k in self.wanted:
+            if k < split:
+                tensor = inputs[self._diff_inputs[k]]
+                if any(tape.follows(tensor) for tape in tapes):
+                    slots.append(k)
+            else:
+                var = variables[self._diff_vars[k - split]]
+                if any(tape.follows_variable(var) for tape in tapes):
+                    slots.append(k)
+        return tuple(slots)
 
-    def _needed_slots(self, op, needed):
+    def _needed_slots(self, needed):
         """The wanted slots of the gradients the engine uses (`needed`: one bool per input
-        of `op`, then one per Variable read inside)."""
+        of the op, then one per Variable read inside)."""
         if needed is None:
             return self.wanted
-        split, offset = len(self._diff_inputs), len(op.inputs) - len(self._diff_inputs)
-        return tuple(k for k in self.wanted if needed[
-            self._diff_inputs[k] if k < split else self._positions[k] + offset])
+        index = self._answer_index
+        return tuple(k for k in self.wanted if needed[index[k]])
 
     def _forward_for(self, slots):
         forward = self._forwards.get(slots)
@@ -169,29 +182,25 @@ class RecordedCall:
 
     def backward(self, op, holder, grads, needed=None):
         slots, payload = holder.slots, holder.payload
-        missing = [k for k in self._needed_slots(op, needed) if k not in slots]
+        missing = [k for k in self._needed_slots(needed) if k not in slots]
         if missing:  # one more compiled call, from what the forward read
             slots = tuple(sorted(set(slots).union(missing)))
             with self.compiled.precision():
                 payload = self._forward_for(slots)(holder.args, holder.values)[2]
-        cotangents = [grads[i] for i in self._diff_outputs]
+        to_host = DEVICE_COPIES.to_host
         if holder.kind == "gradient":
-            scale = cotangents[0]._value  # a scalar: the gradient is linear in it
-            found = [DEVICE_COPIES.to_host(g) for g in payload]
+            scale = grads[self._diff_outputs[0]]._value  # a scalar: the gradient is linear in it
+            found = [to_host(g) for g in payload]
             if scale != 1:
                 found = [np.asarray(g * scale, g.dtype) for g in found]
         else:
             cotangents = [jnp.zeros(op.outputs[i].shape, op.outputs[i].dtype.np_dtype)
-                          if g is None else DEVICE_COPIES.to_device(g._value)
-                          for i, g in zip(self._diff_outputs, cotangents)]
+                          if grads[i] is None else DEVICE_COPIES.to_device(grads[i]._value)
+                          for i in self._diff_outputs]
             with self.compiled.precision():
-                found = self._backward(payload, cotangents)[0]
-            found = [DEVICE_COPIES.to_host(g) for g in found]
-        answer = [None] * self._size
+                found = [to_host(g) for g in self._backward(payload, cotangents)[0]]
+        answer = [None] * self._answer_size
+        index, dtypes = self._answer_index, self._dtypes
         for k, g in zip(slots, found):
-            answer[self._positions[k]] = EagerTensor(g, self._dtypes[k])
-        split = len(self._diff_inputs)
-        result = [None] * len(op.inputs)
-        for i, g in zip(self._diff_inputs, answer[:split]):
-            result[i] = g
-        return tuple(result) + tuple(answer[split:])
+            answer[index[k]] = EagerTensor(g, dtypes[k])
+        return answer
