@@ -14,8 +14,9 @@ from autograph_py.converters.analysis import (
 
 def resolve(node):
     qual_names.resolve(node)
-    activity.resolve(node)
-    graphs = cfg.build_all(node)
+    memo = {}  # activity's, shared by the analyses of the unchanged tree
+    activity.resolve(node, memo)
+    graphs = cfg.build_all(node, memo)
     liveness.resolve(graphs)
     reaching_definitions.resolve(graphs)
     return node

@@ -30,7 +30,13 @@ no call shows it: those that escape (passed, stored, returned, decorated, read b
 another closure), whose value matters wherever they may run, so control flow carries
 them.
 Analysis state lives on the `_Annotator` of one `resolve` call: conversions may run in
-several threads at once.
+several threads at once. A nested function's activity is asked for by every function
+around it (each one's own walk meets it), and then for itself: a memo (a dict, made by
+each public entry point or passed in by its caller, valid while the tree is unchanged)
+computes it once per set of visible local functions, where a function nested d deep
+was analyzed about 3^d times. Likewise each statement's own activity, which every block
+around it and the CFG's node for it ask for again, is computed once (per set of visible
+local functions and of contained closures) and added where it is asked for.
 """
 import typing
 
@@ -69,6 +75,12 @@ class Scope:
         nested function's `nonlocal` write, is local only if the scope binds it too)."""
         return self.own - self.nonlocals - self.globals
 
+    def update(self, other):
+        """Add everything `other` holds, declarations included."""
+        self.merge(other)
+        self.nonlocals |= other.nonlocals
+        self.globals |= other.globals
+
     def merge(self, other):
         self.read |= other.read
         self.modified |= other.modified
@@ -96,10 +108,26 @@ class _Collector(traversal.NodeVisitor):
     name in the function being analyzed; `contained`: ids of the closures only ever
     called by name (`contained_closures`), whose reads count where they are called."""
 
-    def __init__(self, calls, contained=frozenset()):
+    def __init__(self, calls, contained=frozenset(), memo=None):
         self.scope = Scope()
         self.calls = calls
         self.contained = contained
+        self.memo = {} if memo is None else memo
+        self._statement_key = (_calls_key(calls), contained)
+
+    def visit(self, node):
+        if not isinstance(node, gast.stmt):
+            return traversal.NodeVisitor.visit(self, node)
+        # A statement's activity depends on nothing around it but `calls` and
+        # `contained`: computed once (see the module docstring), then added here.
+        key = (id(node), self._statement_key)
+        scope = self.memo.get(key)
+        if scope is None:
+            inner = _Collector(self.calls, self.contained, self.memo)
+            traversal.NodeVisitor.visit(inner, node)
+            scope = self.memo[key] = inner.scope
+        self.scope.update(scope)
+        return None
 
     def visit_Call(self, node):
         if self.calls:
@@ -186,14 +214,15 @@ class _Collector(traversal.NodeVisitor):
         self._visit_signature(node.args)
         if anno.hasanno(node, anno.Basic.THUNK):
             return  # its reads and writes count where it is called
-        self._import_closure(node, visible_function_effects(node, self.calls or {})[1],
+        self._import_closure(node, visible_function_effects(node, self.calls or {},
+                                                            self.memo)[1],
                              surely=_surely_bound(node))
 
     visit_AsyncFunctionDef = visit_FunctionDef
 
     def visit_Lambda(self, node):
         self._visit_signature(node.args)
-        self._import_closure(node, function_scope(node, self.calls),
+        self._import_closure(node, function_scope(node, self.calls, self.memo),
                              deferred=not anno.hasanno(node, anno.Basic.THUNK))
 
     def visit_ClassDef(self, node):
@@ -202,14 +231,14 @@ class _Collector(traversal.NodeVisitor):
         self._visit_all(node.decorator_list)
         self._visit_all(node.bases)
         self._visit_all(node.keywords)
-        body = block_scope(node.body, self.calls)
+        body = block_scope(node.body, self.calls, self.memo)
         self.scope.read |= body.read
         self.scope.captured |= body.captured
         self.scope.closure_reads |= body.closure_reads
         self.scope.closure_writes |= body.closure_writes
 
     def _visit_comprehension(self, node):
-        inner = _Collector(self.calls, self.contained)
+        inner = _Collector(self.calls, self.contained, self.memo)
         inner.generic_visit(node)
         targets = {qn for gen in node.generators for qn in block_scope([gen.target]).bound}
         self.scope.read |= {qn for qn in inner.scope.read if qn.root not in targets}
@@ -224,18 +253,31 @@ class _Collector(traversal.NodeVisitor):
         _visit_comprehension
 
 
-def block_scope(nodes, calls=None):
+def _calls_key(calls):
+    return frozenset(calls.items()) if calls else None
+
+
+def block_scope(nodes, calls=None, memo=None):
     """Activity of a list of statements (or expressions) in the current scope; `calls`
-    as `_Collector` takes it."""
-    collector = _Collector(calls)
+    as `_Collector` takes it, `memo` as the module docstring says."""
+    collector = _Collector(calls, memo=memo)
     for node in nodes:
         collector.visit(node)
     return collector.scope
 
 
-def function_scope(node, calls=None):
+def function_scope(node, calls=None, memo=None):
     """Activity of a function or lambda body; parameters count as modified."""
-    collector = _Collector(calls, contained_closures(node))
+    memo = {} if memo is None else memo
+    key = ('function_scope', id(node), _calls_key(calls))
+    scope = memo.get(key)
+    if scope is None:
+        scope = memo[key] = _function_scope(node, calls, memo)
+    return scope
+
+
+def _function_scope(node, calls, memo):
+    collector = _Collector(calls, contained_closures(node, memo), memo)
     args = node.args
     for arg in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]:
         if arg is not None:
@@ -247,7 +289,7 @@ def function_scope(node, calls=None):
     return collector.scope
 
 
-def head_scope(node, calls=None):
+def head_scope(node, calls=None, memo=None):
     """Activity of the part of a compound statement that runs before its blocks.
 
     A loop's head includes its `Basic.EXTRA_LOOP_TEST` (checked before each iteration).
@@ -269,7 +311,7 @@ def head_scope(node, calls=None):
         parts = [node.subject] + [c.pattern for c in node.cases]
     else:
         parts = [node]
-    return block_scope(parts, calls)
+    return block_scope(parts, calls, memo)
 
 
 def _free_reads(inner, surely):
@@ -312,7 +354,7 @@ def _writes(scope):
     return {qn for qn in scope.modified if str(qn.root) in scope.nonlocals} | scope.via_calls
 
 
-def local_function_effects(node, outer_calls=None):
+def local_function_effects(node, outer_calls=None, memo=None):
     """{name: Effects} for the functions defined in `node` (not in functions nested
     deeper), knowing `outer_calls` of the enclosing functions' local functions. A
     function calling another one rebinds what that one does, so this is a fixpoint."""
@@ -322,7 +364,7 @@ def local_function_effects(node, outer_calls=None):
         visible = {**(outer_calls or {}), **effects}
         found = {}
         for name, child in functions:
-            e = _effects(child, visible_function_effects(child, visible)[1])
+            e = _effects(child, visible_function_effects(child, visible, memo)[1])
             if name in found:  # bound twice: a call may run either
                 e = Effects(found[name].reads | e.reads, found[name].writes | e.writes)
             found[name] = e
@@ -343,7 +385,9 @@ def _named_functions(node):
         elif _lambda_binding(child) is not None:
             yield _lambda_binding(child), child.value
         elif not isinstance(child, (gast.Lambda, gast.ClassDef)):
-            stack.extend(traversal.children(child))
+            # Both bindings are statements: no expression holds one.
+            stack += [c for c in traversal.children(child)
+                      if isinstance(c, traversal.BLOCK_ITEMS)]
 
 
 def _lambda_binding(stmt):
@@ -359,12 +403,15 @@ def _effects(function, scope):
     return Effects(frozenset(_free_reads(scope, surely)), frozenset(_writes(scope)))
 
 
-def contained_closures(function):
+def contained_closures(function, memo=None):
     """The ids of the closures defined in `function`'s own code that run only where a
     call by name shows it: a `def` without decorators, or a lambda assigned to a name,
     whose name the function does not declare global or nonlocal, is never loaded but
     as the callee of a call (`h(...)`, `ag__.converted_call(h, ...)`), and is not read
     by a nested closure. Any other closure escapes: it may run anywhere."""
+    key = ('contained_closures', id(function))
+    if memo is not None and key in memo:
+        return memo[key]
     named, loads, declared = {}, {}, set()
     stack = [(child, function, False) for child in traversal.children(function)]
     while stack:
@@ -381,9 +428,12 @@ def contained_closures(function):
             elif isinstance(node, gast.Lambda) and _lambda_binding(parent) is not None:
                 named.setdefault(_lambda_binding(parent), []).append(node)
         stack += [(child, node, nested or closure) for child in traversal.children(node)]
-    return frozenset(id(closure) for name, closures in named.items()
-                     if name not in declared and all(loads.get(name, ()))
-                     for closure in closures)
+    contained = frozenset(id(closure) for name, closures in named.items()
+                          if name not in declared and all(loads.get(name, ()))
+                          for closure in closures)
+    if memo is not None:
+        memo[key] = contained
+    return contained
 
 
 def _is_callee(name, parent):
@@ -397,25 +447,31 @@ def _is_callee(name, parent):
             bool(parent.args) and parent.args[0] is name)
 
 
-def visible_function_effects(node, outer_calls):
+def visible_function_effects(node, outer_calls, memo=None):
     """({name: Effects} of the local functions callable in the function `node`, its
     Scope): its own, and those of enclosing functions (`outer_calls`) it does not
-    shadow."""
-    own = local_function_effects(node, outer_calls)
-    scope = function_scope(node, {**outer_calls, **own})
-    calls = {name: e for name, e in outer_calls.items() if name not in scope.locals}
-    calls.update(own)
-    return calls, scope
+    shadow. Both are shared through `memo`: not to be changed."""
+    memo = {} if memo is None else memo
+    key = ('visible_function_effects', id(node), _calls_key(outer_calls))
+    found = memo.get(key)
+    if found is None:
+        own = local_function_effects(node, outer_calls, memo)
+        scope = function_scope(node, {**outer_calls, **own}, memo)
+        calls = {name: e for name, e in outer_calls.items() if name not in scope.locals}
+        calls.update(own)
+        found = memo[key] = (calls, scope)
+    return found
 
 
 class _Annotator(traversal.NodeVisitor):
-    def __init__(self):
+    def __init__(self, memo):
         # Per function being annotated (innermost last): its local functions' Effects.
         self.calls = []
+        self.memo = memo
 
     def _function(self, node):
         outer = self.calls[-1] if self.calls else {}
-        calls, scope = visible_function_effects(node, outer)
+        calls, scope = visible_function_effects(node, outer, self.memo)
         anno.setanno(node, anno.Static.SCOPE, scope)
         anno.setanno(node, anno.Static.CALLS, calls)
         self.calls.append(calls)
@@ -426,19 +482,21 @@ class _Annotator(traversal.NodeVisitor):
 
     def _compound(self, node):
         writes = self.calls[-1] if self.calls else None
-        body = block_scope(node.body, writes)
+        body = block_scope(node.body, writes, self.memo)
         if isinstance(node, (gast.For, gast.AsyncFor)):
-            body.merge(block_scope([node.target], writes))
+            body.merge(block_scope([node.target], writes, self.memo))
         anno.setanno(node, anno.Static.BODY_SCOPE, body)
         anno.setanno(node, anno.Static.ORELSE_SCOPE,
-                     block_scope(getattr(node, 'orelse', []), writes))
-        anno.setanno(node, anno.Static.HEAD_SCOPE, head_scope(node, writes))
+                     block_scope(getattr(node, 'orelse', []), writes, self.memo))
+        anno.setanno(node, anno.Static.HEAD_SCOPE, head_scope(node, writes, self.memo))
         self.generic_visit(node)
 
     visit_If = visit_For = visit_AsyncFor = visit_While = visit_With = visit_AsyncWith = \
         visit_Try = _compound
 
 
-def resolve(tree):
-    _Annotator().visit(tree)
+def resolve(tree, memo=None):
+    """Annotate `tree`; `memo` (see the module docstring) may be shared with later
+    analyses of the same unchanged tree."""
+    _Annotator({} if memo is None else memo).visit(tree)
     return tree

@@ -12,7 +12,9 @@ get graphs of their own.
 `Graph.stmt_next[id(stmt)]` is the set of nodes control can reach right after `stmt`
 (for a compound statement: the first nodes outside it), which is what "live after" and
 "defined after" need; `Graph.inside[id(stmt)]` is the set of nodes `stmt` consists of.
-`Graph.head_scopes(calls)` is the activity of each node's statement (or head).
+`Graph.head_scopes(calls)` is the activity of each node's statement (or head), computed
+with the `activity` memo the graph was built with (`build_all(tree, memo)`: valid while
+the tree is unchanged).
 """
 import gast
 from autograph_py.converters.analysis import activity
@@ -32,8 +34,9 @@ class Node:
 
 
 class Graph:
-    def __init__(self, function):
+    def __init__(self, function, memo=None):
         self.function = function
+        self.memo = {} if memo is None else memo
         self.entry = Node(function)
         self.exit = Node(None)
         self.nodes = [self.entry]
@@ -53,7 +56,8 @@ class Graph:
         return self._scopes_without_calls
 
     def _head_scopes(self, calls):
-        return {node: activity.head_scope(node.ast_node, calls) for node in self.nodes
+        return {node: activity.head_scope(node.ast_node, calls, self.memo)
+                for node in self.nodes
                 if node is not self.entry and node is not self.exit}
 
     def connect(self, a, b):
@@ -68,8 +72,8 @@ class _Loop:
 
 
 class _Builder:
-    def __init__(self, function):
-        self.graph = Graph(function)
+    def __init__(self, function, memo):
+        self.graph = Graph(function, memo)
         self.leaves = {self.graph.entry}
         self.loops = []
         self.spans = []  # (statement, first node index, end node index)
@@ -170,14 +174,14 @@ class _Builder:
         return self.graph
 
 
-def build(function):
+def build(function, memo=None):
     """The CFG of one FunctionDef."""
-    return _Builder(function).build()
+    return _Builder(function, memo).build()
 
 
-def build_all(tree):
+def build_all(tree, memo=None):
     """CFGs of every function in `tree` (including `tree` itself)."""
-    return [build(n) for n in _definitions(tree)]
+    return [build(n, memo) for n in _definitions(tree)]
 
 
 _BLOCKS = ('body', 'orelse', 'finalbody', 'handlers', 'cases')
