@@ -21,6 +21,7 @@ import sys
 import gast
 
 _AST = ast.AST
+_new_node = _AST.__new__
 
 
 def _copy_location(new, old):
@@ -37,29 +38,33 @@ def _copy_location(new, old):
     return new
 
 
+_MISSING = object()
+
+
 class _Translator:
     """One direction: nodes of the source module's classes into the `target` module's."""
 
     def __init__(self, target, special):
         self.target = target
-        self.special = special  # class name -> method(self, node) for gast's special cases
+        self.special = special  # class name -> function(translator, node), gast's special cases
         self.plans = {}  # source class -> function(node) -> new node
 
     def value(self, value):
         if isinstance(value, _AST):
-            return self.node(value)
+            return (self.plans.get(value.__class__) or self._plan(value.__class__))(value)
         if isinstance(value, list):
             return [self.value(v) for v in value]
         return value
 
     def node(self, node):
-        plan = self.plans.get(node.__class__)
-        if plan is None:
-            special = self.special.get(node.__class__.__name__)
-            plan = self.plans[node.__class__] = (
-                self._generic_plan(node.__class__) if special is None else
-                lambda node: special(self, node))
-        return plan(node)
+        return (self.plans.get(node.__class__) or self._plan(node.__class__))(node)
+
+    def _plan(self, source_class):
+        special = self.special.get(source_class.__name__)
+        plan = self.plans[source_class] = (
+            self._generic_plan(source_class) if special is None else
+            functools.partial(special, self))
+        return plan
 
     def generic(self, node):
         """`node` translated field by field (what gast does without a special case)."""
@@ -68,20 +73,31 @@ class _Translator:
     @functools.cache  # noqa: B019  (two translators live as long as the module)
     def _generic_plan(self, source_class):
         """A function translating `source_class` nodes field by field, compiled: the
-        field names are unrolled (a loop over them per node was half of the time)."""
+        field names are unrolled and a child node's plan is called directly (a loop
+        over the names and a call of `value` per field were most of the time)."""
         target_class = getattr(self.target, source_class.__name__, None)
         if target_class is None:
             return lambda node: None
+        if not source_class._fields and not source_class._attributes:
+            # A context or an operator (`Load`, `Add`): nothing in it, so one instance
+            # serves every node, as CPython's parser shares them.
+            shared = target_class()
+            return lambda node: shared
         lines = ['def generic(node):', '    fields = node.__dict__',
                  '    new = new_node(target_class)', '    new_fields = new.__dict__']
         for name in source_class._fields + source_class._attributes:
-            lines += [f'    if {name!r} in fields:',
-                      f'        item = fields[{name!r}]',
-                      '        if isinstance(item, (AST, list)):',
-                      '            item = value(item)',
+            lines += [f'    item = fields.get({name!r}, MISSING)',
+                      '    if item is not MISSING:',
+                      '        if isinstance(item, AST):',
+                      '            item = (plans.get(item.__class__) or',
+                      '                    plan(item.__class__))(item)',
+                      '        elif isinstance(item, list):',
+                      '            item = [(plans.get(v.__class__) or plan(v.__class__))(v)',
+                      '                    if isinstance(v, AST) else value(v) for v in item]',
                       f'        new_fields[{name!r}] = item']
         namespace = {'new_node': target_class.__new__, 'target_class': target_class,
-                     'AST': _AST, 'value': self.value}
+                     'AST': _AST, 'value': self.value, 'plans': self.plans,
+                     'plan': self._plan, 'MISSING': _MISSING}
         exec('\n'.join(lines + ['    return new']), namespace)  # noqa: S102  (our text)
         return namespace['generic']
 
@@ -95,8 +111,11 @@ class _Translator:
 # --- ast -> gast ---------------------------------------------------------------------------
 
 def _to_gast_name(t, node):
-    return t.build(gast.Name, node, id=node.id, ctx=t.value(node.ctx), annotation=None,
-                   type_comment=None)
+    # The most common node: built directly, without `build`'s keyword arguments.
+    new = _new_node(gast.Name)
+    new.__dict__.update(id=node.id, ctx=t.node(node.ctx), annotation=None,
+                        type_comment=None)
+    return _copy_location(new, node)
 
 
 def _to_gast_arg(t, node):
@@ -128,7 +147,9 @@ def _to_gast_class(t, node):
 # --- gast -> ast ---------------------------------------------------------------------------
 
 def _to_ast_name(t, node):
-    return t.build(ast.Name, node, id=node.id, ctx=t.value(node.ctx))
+    new = _new_node(ast.Name)  # as _to_gast_name
+    new.__dict__.update(id=node.id, ctx=t.node(node.ctx))
+    return _copy_location(new, node)
 
 
 def _to_ast_arg(t, node):
