@@ -15,19 +15,25 @@ def _solve(graph):
     calls = anno.getanno(graph.function, anno.Static.CALLS)  # a call reads what it runs
     effects = graph.head_scopes(calls)
     live_in = {node: frozenset() for node in graph.nodes}
-    changed = True
-    while changed:
-        changed = False
-        for node in reversed(graph.nodes):
-            if node not in effects:
-                continue
-            out = frozenset().union(*(live_in[s] for s in node.next))
-            scope = effects[node]
-            # A call of a local function may rebind a name (its `nonlocal` write can be
-            # conditional): only a direct binding ends the name's liveness.
-            new = frozenset(scope.read | (out - (scope.modified - scope.via_calls)))
-            if new != live_in[node]:
-                live_in[node], changed = new, True
+    # A worklist: a node is computed again only when what follows it changed (sweeping
+    # the whole graph until nothing changes took two sweeps even without loops). The
+    # fixpoint is the same whatever the order.
+    todo = [node for node in graph.nodes if node in effects]  # popped last first
+    waiting = set(todo)
+    while todo:
+        node = todo.pop()
+        waiting.discard(node)
+        out = frozenset().union(*(live_in[s] for s in node.next))
+        scope = effects[node]
+        # A call of a local function may rebind a name (its `nonlocal` write can be
+        # conditional): only a direct binding ends the name's liveness.
+        new = frozenset(scope.read | (out - (scope.modified - scope.via_calls)))
+        if new != live_in[node]:
+            live_in[node] = new
+            for previous in node.prev:
+                if previous in effects and previous not in waiting:
+                    waiting.add(previous)
+                    todo.append(previous)
     return live_in
 
 

@@ -21,13 +21,20 @@ def _solve(graph, defs, entry_defs, meet):
     out = {node: universe if meet is frozenset.intersection else frozenset()
            for node in graph.nodes}
     out[graph.entry] = entry_defs
-    changed = True
-    while changed:
-        changed = False
-        for node in graph.nodes[1:]:
-            new = _meet(meet, [out[p] for p in node.prev]) | defs.get(node, frozenset())
-            if new != out[node]:
-                out[node], changed = new, True
+    # A worklist, as liveness's: a node is computed again only when a predecessor's
+    # result changed; the fixpoint is the same whatever the order.
+    todo = graph.nodes[:0:-1]  # every node but the entry, popped first to last
+    waiting = set(todo)
+    while todo:
+        node = todo.pop()
+        waiting.discard(node)
+        new = _meet(meet, [out[p] for p in node.prev]) | defs.get(node, frozenset())
+        if new != out[node]:
+            out[node] = new
+            for following in node.next:
+                if following not in waiting:
+                    waiting.add(following)
+                    todo.append(following)
     return out
 
 
