@@ -3,7 +3,8 @@
 Contract: `record(...)` hands an applied op to every tape recording in this thread
 (`context.tape_stack()`; `apply` skips the call when it is empty). `EAGER_CONTEXT` is the
 run context that stateful kernels get when they run eagerly: variables hold their own
-values, and subgraphs run through the executor's plans.
+values, and subgraphs run through the executor's plans. `ValuesContext(values)` is one
+whose reads of some Variables give given values.
 """
 
 from autograph_py.runtime import context, executor
@@ -27,3 +28,16 @@ class EagerContext:
 
 
 EAGER_CONTEXT = EagerContext()
+
+
+class ValuesContext(EagerContext):
+    """An eager run context whose reads of some Variables give given values (`values`:
+    id(variable) -> array), the rest their own: a recorded call's gradient runs with the
+    values the call left (function_call.py)."""
+
+    def __init__(self, values):
+        self._values = values
+
+    def read_variable(self, var):
+        value = self._values.get(id(var))
+        return var._value if value is None else value

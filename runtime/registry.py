@@ -38,6 +38,9 @@ class OpDef:
     # inside, True where the caller uses that gradient (TensorFlow's "unneeded
     # gradients"), so a rule whose gradients cost work can skip the unused ones.
     grad_takes_needed: bool = False
+    # The grad rule of a multi-output op takes None for an output no gradient reaches
+    # (else it gets zeros, made for it).
+    grad_takes_none: bool = False
 
 
 def register(opdef):

@@ -132,7 +132,8 @@ def backprop(nodes, seeds, sources, variables=()):
         rule = opdef.grad
         if rule is None:
             continue
-        if len(out_grads) > 1:  # rules of multi-output ops get a gradient for every output
+        if len(out_grads) > 1 and not opdef.grad_takes_none:
+            # rules of multi-output ops get a gradient for every output
             out_grads = [zeros_like(o) if g is None and is_differentiable(o) else g
                          for o, g in zip(node.outputs, out_grads)]
         inner = None

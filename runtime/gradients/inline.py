@@ -6,7 +6,8 @@ the copies of `graph.outputs`. Control-flow gradients use it to recompute a bran
 loop body next to the gradient ops that need its intermediate values.
 Only what the outputs need is copied, so side effects (print, Assert) are not repeated;
 nested control-flow ops get side-effect-free copies of their bodies (`pure_copy`).
-Variable reads are repeated (they read the current value). An output that depends on
+Variable reads are repeated (they read the current value), unless their values are given
+(`known`). An output that depends on
 an assignment cannot be recomputed without repeating it: that is a clear error.
 `pure_copy(graph)` is `graph` itself when its only stateful ops are Variable reads, else
 a copy (same inputs) with only what its outputs need.
@@ -21,9 +22,12 @@ from autograph_py.runtime.graph_walk import ops_reaching
 _REPEATABLE = frozenset({"ReadVariable"})
 
 
-def inline_graph(graph, inputs, outputs=None):
+def inline_graph(graph, inputs, outputs=None, known=()):
+    """`known`: (tensor of `graph`, its value here) pairs that are not recomputed (the
+    values a call's Variable reads gave, kept by the call)."""
     outputs = graph.outputs if outputs is None else outputs
     copies = {id(p): t for p, t in zip(graph.inputs, inputs)}
+    copies.update((id(t), value) for t, value in known)
     for op in ops_reaching(outputs, known=copies):
         if op.type == "Placeholder":
             raise ValueError(f"cannot recompute {graph.name!r} for its gradient: placeholder "

@@ -1,19 +1,27 @@
 """`XlaCall`: a compiled (jit_compile) function graph run as one op, so gradient tapes
 can differentiate through it, with the backward pass compiled too.
 
-Contract: `xla_call(graph, inputs)` runs `graph` through its `CompiledGraph` (one per
-graph) as an op of the registry, so active tapes record it. Recorded eagerly, a graph
-that only computes values runs its forward with `jax.vjp`'s residuals kept for the tape
-(`pullback`), and its gradient is one compiled backward call. Otherwise the gradient
-rule is `Call`'s (`function_call.call_gradient`): the gradient graph, run by another
-`XlaCall`, so it is lowered and jitted as well, and enclosing tapes can record it
-(higher orders). Its lowering inlines the graph, so an XlaCall inside a compiled graph
-is compiled with it.
+Contract: `xla_call(graph, inputs, variable_values=None)` runs `graph` through its
+`CompiledGraph` (one per graph) as an op of the registry, so active tapes record it.
+Recorded eagerly, a graph that only computes values runs its forward with `jax.vjp`'s
+residuals kept for the tape (`pullback`), and its gradient is one compiled backward
+call. Otherwise the op is made as a `Call` is (`function_call.call_attrs`: recorded
+eagerly, it keeps what its Variable reads gave) and its gradient rule is `Call`'s
+(`function_call.call_gradient`): the gradient graph, run by another `XlaCall` whose
+reads give `variable_values`, so it is lowered and jitted as well, and enclosing tapes
+can record it (higher orders). Its lowering inlines the graph, so an XlaCall inside a
+compiled graph is compiled with it.
 """
 
 import weakref
 
-from autograph_py.runtime.gradients.function_call import call_gradient
+from autograph_py.runtime.gradients.function_call import (
+    call_attrs,
+    call_gradient,
+    keep_values_after,
+    reading_outputs,
+)
+from autograph_py.runtime.recording import ValuesContext
 from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
 from autograph_py.runtime.xla import pullback
 from autograph_py.runtime.xla.compiled import CompiledGraph
@@ -21,6 +29,7 @@ from autograph_py.runtime.xla.lowering import lower_graph
 from autograph_py.runtime.xla.table import register_lowering
 
 _compiled = weakref.WeakKeyDictionary()  # graph -> its CompiledGraph
+_compiled_reading = weakref.WeakKeyDictionary()  # graph -> one that also returns its reads
 
 
 def compiled_graph(graph, inputs=None, outputs=None):
@@ -33,28 +42,46 @@ def compiled_graph(graph, inputs=None, outputs=None):
     return compiled
 
 
-def _xla_call_kernel(ctx, *inputs, graph, output_specs, residuals=None):
-    # Variables live on themselves (compiled calls run eagerly): ctx is not needed, but an
-    # op holding a graph takes it, which is how tapes see it may read Variables.
+def _reading_compiled(graph):
+    compiled = _compiled_reading.get(graph)
+    if compiled is None:
+        compiled = _compiled_reading[graph] = CompiledGraph(graph, graph.inputs,
+                                                            reading_outputs(graph))
+    return compiled
+
+
+def _xla_call_kernel(ctx, *inputs, graph, output_specs, residuals=None, keeps_reads=False,
+                     values_after=None, variable_values=None):
+    # Variables live on themselves (compiled calls run eagerly), but an op holding a graph
+    # takes the context, which is how tapes see it may read Variables; a gradient's reads
+    # give the values its call left.
+    if variable_values is not None:
+        ctx = ValuesContext(variable_values)
+    if keeps_reads:
+        return tuple(_reading_compiled(graph).run(list(inputs), ctx))
     compiled = compiled_graph(graph)
     if residuals is not None:
         return tuple(pullback.run_recorded(compiled, list(inputs), residuals))
-    return tuple(compiled.run(list(inputs)))
+    return tuple(compiled.run(list(inputs), ctx))
 
 
 register(OpDef("XlaCall", _xla_call_kernel,
-               lambda *inputs, graph, output_specs: list(output_specs), num_outputs=-1,
-               needs_context=True, grad_takes_needed=True))
+               lambda *inputs, graph, output_specs, **_: list(output_specs), num_outputs=-1,
+               needs_context=True, grad_takes_needed=True, grad_takes_none=True))
 
 
-def xla_call(graph, inputs):
+def xla_call(graph, inputs, variable_values=None):
     compiled = compiled_graph(graph)
-    attrs = {"graph": graph, "output_specs": compiled.output_specs}
-    if pullback.recording_eagerly() and pullback.eligible(compiled):
+    if variable_values is None and pullback.recording_eagerly() and pullback.eligible(compiled):
+        attrs = {"graph": graph, "output_specs": compiled.output_specs}
         holder = pullback.residuals_for(compiled, inputs)
         if holder is not None:
             attrs["residuals"] = holder
-    return tuple(apply("XlaCall", list(inputs), attrs))
+        return tuple(apply("XlaCall", list(inputs), attrs))
+    attrs = call_attrs(graph, variable_values)  # as a Call's: it may keep its reads
+    outputs = tuple(apply("XlaCall", list(inputs), attrs))
+    keep_values_after(graph, attrs)
+    return outputs[:len(graph.outputs)]
 
 
 @register_gradient("XlaCall")

@@ -176,18 +176,20 @@ class CompiledGraph:
         self._checks[tuple(np.shape(a) for a in args)] = ctx.checks
         return outputs, values, (error if ctx.checks else None)
 
-    def run(self, arrays):
-        return self.function(None, arrays)
+    def run(self, arrays, ctx=None):
+        """The outputs on `arrays`; the Variables' values are what `ctx`'s reads give
+        (their own without one)."""
+        return self.function(ctx, arrays)
 
-    def _run(self, _ctx, arrays):
+    def _run(self, ctx, arrays):
         seed = None
         if self.random:
             seed = np.uint32(random_ops.seed_for_compiled_call())
         if self._wide:  # device_put too: without 64-bit mode it narrows float64 arrays
             with jax.enable_x64(True):
-                outputs, values, error = self._call(arrays, seed)
+                outputs, values, error = self._call(arrays, seed, ctx)
         else:
-            outputs, values, error = self._call(arrays, seed)
+            outputs, values, error = self._call(arrays, seed, ctx)
         if self.prints:
             jax.effects_barrier()
         if error is not None:
@@ -207,10 +209,13 @@ class CompiledGraph:
         to_host = DEVICE_COPIES.to_host
         return [to_host(o) for o in outputs]
 
-    def _call(self, arrays, seed):
+    def _call(self, arrays, seed, ctx):
         to_device = DEVICE_COPIES.to_device
-        return self._jitted([to_device(a) for a in arrays],
-                            [to_device(v._value) for v in self.variables], seed)
+        # The Variables' values, or what the context's reads give (a gradient's).
+        values = [v._value for v in self.variables] if ctx is None else \
+            [ctx.read_variable(v) for v in self.variables]
+        return self._jitted([to_device(a) for a in arrays], [to_device(v) for v in values],
+                            seed)
 
     def raise_failed_check(self, error, arrays):
         code = np.asarray(error)  # int() of a JAX scalar costs about 15 µs more

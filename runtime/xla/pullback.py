@@ -194,10 +194,11 @@ class RecordedCall:
             if scale != 1:
                 found = [np.asarray(g * scale, g.dtype) for g in found]
         else:
-            cotangents = [jnp.zeros(op.outputs[i].shape, op.outputs[i].dtype.np_dtype)
-                          if grads[i] is None else DEVICE_COPIES.to_device(grads[i]._value)
-                          for i in self._diff_outputs]
-            with self.compiled.precision():
+            with self.compiled.precision():  # zeros of a 64-bit output are 64-bit
+                cotangents = [jnp.zeros(op.outputs[i].shape, op.outputs[i].dtype.np_dtype)
+                              if grads[i] is None else
+                              DEVICE_COPIES.to_device(grads[i]._value)
+                              for i in self._diff_outputs]
                 found = [to_host(g) for g in self._backward(payload, cotangents)[0]]
         answer = [None] * self._answer_size
         index, dtypes = self._answer_index, self._dtypes

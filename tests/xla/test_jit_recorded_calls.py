@@ -78,8 +78,8 @@ def test_recorded_call_gradients_are_the_numpy_runtimes(case):
 def test_a_scalar_loss_takes_one_compiled_call_and_no_gradient_graph(monkeypatch, fn):
     calls = []
     original = CompiledGraph.run
-    monkeypatch.setattr(CompiledGraph, "run", lambda self, arrays: calls.append(self.graph)
-                        or original(self, arrays))
+    monkeypatch.setattr(CompiledGraph, "run", lambda self, arrays, ctx=None:
+                        calls.append(self.graph) or original(self, arrays, ctx))
     backward = []
     run_backward = pullback.RecordedCall.backward
     monkeypatch.setattr(pullback.RecordedCall, "backward",
