@@ -70,6 +70,11 @@ class Graph:
         self.variables = []
         self.outer_graph = None
         self.control_dependencies_chain = False  # function graphs order stateful ops
+        # What other modules compute once from the finished graph (its Variable reads,
+        # gradient graph, compiled form), kept here so it dies with the graph: a
+        # WeakKeyDictionary keyed by the graph would keep a value that refers back to it
+        # (and so the graph) forever.
+        self.derived = {}
 
     # --- building -------------------------------------------------------------------
 

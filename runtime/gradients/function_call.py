@@ -19,8 +19,6 @@ Contract:
   the call returned (`values_after`; exact unless the function assigns the Variable).
 """
 
-import weakref
-
 from autograph_py.runtime import context
 from autograph_py.runtime.executor import Plan
 from autograph_py.runtime.gradients.engine import is_differentiable, variables_read_inside
@@ -83,16 +81,13 @@ def recording_eagerly():
     return bool(state.tapes) and not state.graphs
 
 
-_variable_reads = weakref.WeakKeyDictionary()
-
-
 def variable_reads(graph):
     """The outputs of `graph`'s own ReadVariable ops (not those inside its branches and
     loops), in graph order."""
-    reads = _variable_reads.get(graph)
+    reads = graph.derived.get("variable_reads")
     if reads is None:
-        reads = _variable_reads[graph] = [op.outputs[0] for op in graph.get_operations()
-                                          if op.type == "ReadVariable"]
+        reads = graph.derived["variable_reads"] = [
+            op.outputs[0] for op in graph.get_operations() if op.type == "ReadVariable"]
     return reads
 
 
@@ -102,25 +97,20 @@ def reading_outputs(graph):
 
 
 def _reading_plan(graph):
-    plan = getattr(graph, "_reading_plan", None)
+    plan = graph.derived.get("reading plan")
     if plan is None:
-        plan = graph._reading_plan = Plan(graph, reading_outputs(graph), graph.stateful_ops,
-                                          graph.inputs)
+        plan = graph.derived["reading plan"] = Plan(graph, reading_outputs(graph),
+                                                    graph.stateful_ops, graph.inputs)
     return plan
-
-
-_gradient_graphs = weakref.WeakKeyDictionary()
 
 
 def _gradient_graph(graph, with_reads=False):
     """(gradient graph, positions among differentiable inputs + Variables it fills). With
     `with_reads`, the graph takes the values of `variable_reads(graph)` after the inputs."""
-    by_kind = _gradient_graphs.get(graph)
-    if by_kind is None:
-        by_kind = _gradient_graphs[graph] = {}
-    cached = by_kind.get(with_reads)
+    key = ("gradient graph", with_reads)
+    cached = graph.derived.get(key)
     if cached is None:
-        cached = by_kind[with_reads] = _build_gradient_graph(graph, with_reads)
+        cached = graph.derived[key] = _build_gradient_graph(graph, with_reads)
     return cached
 
 

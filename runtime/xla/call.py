@@ -13,8 +13,6 @@ can record it (higher orders). Its lowering inlines the graph, so an XlaCall ins
 compiled graph is compiled with it.
 """
 
-import weakref
-
 from autograph_py.runtime.gradients.function_call import (
     call_attrs,
     call_gradient,
@@ -28,25 +26,23 @@ from autograph_py.runtime.xla.compiled import CompiledGraph
 from autograph_py.runtime.xla.lowering import lower_graph
 from autograph_py.runtime.xla.table import register_lowering
 
-_compiled = weakref.WeakKeyDictionary()  # graph -> its CompiledGraph
-_compiled_reading = weakref.WeakKeyDictionary()  # graph -> one that also returns its reads
-
 
 def compiled_graph(graph, inputs=None, outputs=None):
-    """The CompiledGraph of `graph` (its inputs and outputs by default), made once."""
-    compiled = _compiled.get(graph)
+    """The CompiledGraph of `graph` (its inputs and outputs by default), made once (kept
+    in `graph.derived`, so it dies with the graph)."""
+    compiled = graph.derived.get("xla")
     if compiled is None:
-        compiled = _compiled[graph] = CompiledGraph(
+        compiled = graph.derived["xla"] = CompiledGraph(
             graph, graph.inputs if inputs is None else inputs,
             graph.outputs if outputs is None else outputs)
     return compiled
 
 
 def _reading_compiled(graph):
-    compiled = _compiled_reading.get(graph)
+    compiled = graph.derived.get("xla, reads kept")
     if compiled is None:
-        compiled = _compiled_reading[graph] = CompiledGraph(graph, graph.inputs,
-                                                            reading_outputs(graph))
+        compiled = graph.derived["xla, reads kept"] = CompiledGraph(
+            graph, graph.inputs, reading_outputs(graph))
     return compiled
 
 
