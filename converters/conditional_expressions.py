@@ -6,7 +6,7 @@ this pass no IfExp remains (nested ternaries nest `if_exp` calls).
 import ast
 
 import gast
-from autograph_py.converters import templates
+from autograph_py.converters import census, templates
 from autograph_py.converters.transformer import Transformer
 
 
@@ -21,4 +21,6 @@ class ConditionalExpressionTransformer(Transformer):
 
 
 def transform(node, ctx):
+    if not census.may_hold(ctx, (gast.IfExp,)):
+        return node
     return ConditionalExpressionTransformer(ctx).visit(node)

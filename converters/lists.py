@@ -26,7 +26,7 @@ A list some function of the tree binds (a nested function appending to its enclo
 function's list) is made anew on each trace: `out.append(x)` there stays a method call.
 """
 import gast
-from autograph_py.converters import templates
+from autograph_py.converters import census, templates
 from autograph_py.converters.analysis import activity, qual_names
 from autograph_py.converters.transformer import Transformer
 
@@ -145,4 +145,6 @@ class ListTransformer(Transformer):
 
 
 def transform(node, ctx):
+    if not census.may_hold(ctx, attributes=('append', 'pop')):
+        return node
     return ListTransformer(ctx).visit(node)

@@ -16,18 +16,24 @@ from autograph_py.converters import traversal
 RESERVED = frozenset({'ag__'})
 
 
+def identifiers(node):
+    """The identifiers `node` itself binds or reads (not those of its children)."""
+    if isinstance(node, gast.Name):
+        return (node.id,)
+    if isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
+        return (node.name,)
+    if isinstance(node, (gast.Global, gast.Nonlocal)):
+        return node.names
+    if isinstance(node, gast.alias):
+        return ((node.asname or node.name).split('.')[0],)
+    if isinstance(node, gast.ExceptHandler) and node.name:
+        return (node.name if isinstance(node.name, str) else node.name.id,)
+    return ()
+
+
 def _identifiers(tree):
     for node in traversal.walk(tree):
-        if isinstance(node, gast.Name):
-            yield node.id
-        elif isinstance(node, (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)):
-            yield node.name
-        elif isinstance(node, (gast.Global, gast.Nonlocal)):
-            yield from node.names
-        elif isinstance(node, gast.alias):
-            yield (node.asname or node.name).split('.')[0]
-        elif isinstance(node, gast.ExceptHandler) and node.name:
-            yield node.name if isinstance(node.name, str) else node.name.id
+        yield from identifiers(node)
 
 
 class Namer:

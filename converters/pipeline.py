@@ -24,6 +24,7 @@ from autograph_py.converters import (
     unsupported,
     variables,
 )
+from autograph_py.converters.census import Census
 from autograph_py.converters.copier import copy_tree
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.gast_ast import fix_missing_locations, gast_to_ast
@@ -72,7 +73,8 @@ def convert_function(node, ctx):
 
 
 def _convert_in_place(node, ctx):
-    ctx = dataclasses.replace(ctx, namer=Namer.for_tree(node))
+    census = Census.of(node)
+    ctx = dataclasses.replace(ctx, namer=Namer(census.identifiers), census=census)
     for converter in PIPELINE:
         node = converter.transform(node, ctx)
     return locate_from_ancestors(node)

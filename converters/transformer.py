@@ -25,6 +25,7 @@ class ConversionContext:
     filename: str = '<unknown>'
     namer: Namer = dataclasses.field(default_factory=Namer)
     recursive: bool = True
+    census: object = None  # the function's `census.Census`, set by the pipeline
 
     def error(self, node, message):
         """A ConversionError at `node`, its column 1-based like a SyntaxError's."""

@@ -6,7 +6,7 @@ only a problem in some positions (jumps inside `try`, misplaced directives) are 
 by the converter that meets them.
 """
 import gast
-from autograph_py.converters import anno, traversal
+from autograph_py.converters import anno, census, traversal
 
 _MESSAGES = {
     gast.Yield: 'generator functions (yield) are not supported',
@@ -19,6 +19,8 @@ _MESSAGES = {
 
 
 def transform(node, ctx):
+    if not census.may_hold(ctx, _MESSAGES):
+        return node
     todo = [node]
     while todo:  # in source order: the first unsupported construct is the one reported
         n = todo.pop()
