@@ -177,15 +177,20 @@ class Function:
     def __call__(self, *args, **kwargs):
         graphs, tapes = context.state.stacks  # read directly: the hot path
         fast = None
-        if not kwargs and not graphs and not tapes:
+        if not kwargs and not graphs:
             # A plain call of eager tensors seen before: no binding, one C-hashed key.
-            if len(args) < _FAST_ARITIES:
+            if len(args) >= _FAST_ARITIES:
+                fast = eager_call_key(*args)
+            elif not tapes:
                 result = FAST_CALLS[len(args)](self._fast_hits, *args)
                 if result is not MISS:
                     return result
                 fast = EAGER_KEY_FUNCTIONS[len(args)](*args)
-            else:
-                fast = eager_call_key(*args)
+            else:  # the same key finds the trace; the call is an op the tapes record
+                fast = EAGER_KEY_FUNCTIONS[len(args)](*args)
+                run = fast is not None and self._fast_hits.get(fast[0])
+                if run:
+                    return run.__self__._call_recorded(list(args))
         values = self._bind(args, kwargs)
         if self.input_signature is not None:
             values = self._check_signature(values)
@@ -196,15 +201,15 @@ class Function:
         except SymbolicArgument:
             return self._inline(values)
         concrete = self._cache.lookup(key) or self._trace(values, key)
-        if tapes:
-            return concrete._call_recorded(
-                [v if isinstance(v, EagerTensor) else EagerTensor(array_of(v))
-                 for v in nest.flatten(values) if is_tensor_like(v)])
         # The fast key serves later calls when binding fed exactly the positional tensors
         # (not so when a default or a keyword-only parameter holds a tensor).
         if fast is not None and len(arrays) == len(fast[1]) and \
                 all(a is b for a, b in zip(arrays, fast[1])):
             self._cache.remember_fast(fast[0], concrete)
+        if tapes:
+            return concrete._call_recorded(
+                [v if isinstance(v, EagerTensor) else EagerTensor(array_of(v))
+                 for v in nest.flatten(values) if is_tensor_like(v)])
         return concrete._call_flat(arrays)
 
     def _inline(self, values):

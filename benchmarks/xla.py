@@ -4,13 +4,13 @@
 Run: `python benchmarks/xla.py [--json PATH]` (or through `benchmarks/run.py`). Workloads:
 Collatz(27) steps, the seed's `sum_even` over 10,000 elements, a 20-step RNN as a staged
 loop (hidden size 64), a 50-op elementwise chain on 1e6 floats, an MLP forward and
-backward written both ways (a GradientTape around the compiled call, then the tape inside
-the compiled function: the whole step one XLA program; `jax.value_and_grad` by hand),
-and a cache-hit call of a trivial function. The hand-written JAX versions are what a JAX user
-writes for the same algorithm (`lax.while_loop` / `lax.fori_loop` for the loops). Rows
-give medians of interleaved samples; ratios are to hand-written `jax.jit`, same run.
-Nothing is asserted: the targets and a reference machine's numbers are in
-docs/performance.md.
+backward at two sizes (`MLP_SIZES`), each written both ways (a GradientTape around the
+compiled call, then the tape inside the compiled function: the whole step one XLA
+program; `jax.value_and_grad` by hand), and a cache-hit call of a trivial function. The
+hand-written JAX versions are what a JAX user writes for the same algorithm
+(`lax.while_loop` / `lax.fori_loop` for the loops). Rows give medians of interleaved
+samples; ratios are to hand-written `jax.jit`, same run. Nothing is asserted: the
+targets and a reference machine's numbers are in docs/performance.md.
 """
 
 import argparse
@@ -80,23 +80,19 @@ def _jax_chain(x):
     return x
 
 
-def _mlp_params(rng):
-    return [rng.normal(size=(32, 64)).astype(np.float32) * 0.1,
-            rng.normal(size=(64, 1)).astype(np.float32) * 0.1]
+# (batch, inputs, hidden): the small MLP, then the one benchmarks/default_runtime.py
+# runs against TensorFlow
+MLP_SIZES = [(128, 32, 64), (128, 256, 256)]
 
 
-def _workloads():
-    rng = np.random.default_rng(0)
-    xs = rng.normal(size=(STEPS, 1, HIDDEN)).astype(np.float32)
-    w, u = (rng.normal(size=(HIDDEN, HIDDEN)).astype(np.float32) * 0.1 for _ in range(2))
-    h0 = np.zeros((1, HIDDEN), np.float32)
-    big = rng.normal(size=1_000_000).astype(np.float32)
-    items = np.arange(10_000, dtype=np.int32)
-    batch = rng.normal(size=(128, 32)).astype(np.float32)
-    w1, w2 = _mlp_params(rng)
+def _mlp_workloads(rng, batch_size, inputs, hidden):
+    """The MLP forward + backward written both ways, with hand-written JAX's twin."""
+    batch = rng.normal(size=(batch_size, inputs)).astype(np.float32)
+    w1 = (rng.normal(size=(inputs, hidden)) / np.sqrt(inputs)).astype(np.float32)
+    w2 = (rng.normal(size=(hidden, 1)) / np.sqrt(hidden)).astype(np.float32)
     variables = [ag.Variable(w1), ag.Variable(w2)]
 
-    def our_mlp(jit):
+    def tape_around_the_call(jit):
         @ag.function(jit_compile=jit)
         def loss(x):
             hidden = ag.nn.relu(ag.matmul(x, variables[0]))
@@ -111,7 +107,7 @@ def _workloads():
 
         return step
 
-    def our_mlp_step(jit):
+    def tape_inside_the_function(jit):
         # The whole training step compiled: the tape inside the function, as a
         # tf.function train step is written.
         @ag.function(jit_compile=jit)
@@ -131,6 +127,23 @@ def _workloads():
     jax_mlp = jax.jit(jax.value_and_grad(jax_mlp_loss))
     jax_params = [jnp.asarray(w1), jnp.asarray(w2)]
     jax_batch = jnp.asarray(batch)
+
+    def hand():
+        return jax.block_until_ready(jax_mlp(jax_params, jax_batch))
+
+    size = f"MLP {batch_size}x{inputs}, {hidden} hidden, forward + backward"
+    return [(f"{size} (tape around the call)", tape_around_the_call, hand),
+            (f"{size} (tape inside the function)", tape_inside_the_function, hand)]
+
+
+def _workloads():
+    rng = np.random.default_rng(0)
+    xs = rng.normal(size=(STEPS, 1, HIDDEN)).astype(np.float32)
+    w, u = (rng.normal(size=(HIDDEN, HIDDEN)).astype(np.float32) * 0.1 for _ in range(2))
+    h0 = np.zeros((1, HIDDEN), np.float32)
+    big = rng.normal(size=1_000_000).astype(np.float32)
+    items = np.arange(10_000, dtype=np.int32)
+    mlps = [row for size in MLP_SIZES for row in _mlp_workloads(rng, *size)]
 
     def ours(fn, args, jit):
         compiled = ag.function(fn, jit_compile=jit)
@@ -152,10 +165,7 @@ def _workloads():
          hand(_jax_rnn, rnn_args)),
         (f"{CHAIN_OPS}-op chain on 1e6 floats", lambda j: ours(chain, (big,), j),
          hand(_jax_chain, (big,))),
-        ("MLP forward + backward (tape around the call)", our_mlp,
-         lambda: jax.block_until_ready(jax_mlp(jax_params, jax_batch))),
-        ("MLP forward + backward (tape inside the function)", our_mlp_step,
-         lambda: jax.block_until_ready(jax_mlp(jax_params, jax_batch))),
+        *mlps,
         ("trivial call (cache hit)", lambda j: ours(trivial, (np.float32(1.0),), j),
          hand(trivial, (np.float32(1.0),))),
     ]

@@ -20,8 +20,6 @@ and per Variable, None where no gradient flows.
   an enclosing tape records them (second derivatives).
 """
 
-import weakref
-
 import numpy as np
 from autograph_py.runtime import registry
 from autograph_py.runtime.graph import Graph
@@ -31,7 +29,6 @@ from autograph_py.runtime.ops.math_ops import add
 from autograph_py.runtime.tensor import EagerTensor, Tensor
 from autograph_py.runtime.variables import Variable
 
-_inner_variables_cache = weakref.WeakKeyDictionary()
 
 
 def is_differentiable(tensor):
@@ -61,9 +58,9 @@ def variables_read_inside(attrs):
 
 
 def _variables_of(graph):
-    cached = _inner_variables_cache.get(graph)
+    cached = graph.derived.get("inner variables")
     if cached is None:
-        cached = _inner_variables_cache[graph] = tuple(_variables_read_in(graph))
+        cached = graph.derived["inner variables"] = tuple(_variables_read_in(graph))
     return cached
 
 
