@@ -30,7 +30,6 @@ from autograph_py.runtime.tensor import EagerTensor, Tensor
 from autograph_py.runtime.variables import Variable
 
 
-
 def is_differentiable(tensor):
     return tensor.dtype.is_floating
 
