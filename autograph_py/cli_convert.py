@@ -36,7 +36,7 @@ from autograph_py.cli_keep import keep_users_text, same_tree, string_continuatio
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
 from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
-from autograph_py.converters import parser, pipeline, traversal
+from autograph_py.converters import parser, pipeline
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
 from autograph_py.converters.transformer import ConversionContext
@@ -75,18 +75,17 @@ def _convert_text(text, name, functions):
         # Python's own parser gives up on deep nesting (MemoryError is its "stack
         # overflow"), before any tree exists to check.
         raise ConversionError(TOO_DEEP, name, 1) from None
-    check_depth(module, name)
-    _reject_reserved_name(module, name)
+    _reject_reserved_name(check_depth(module, name), name)
     ctx = ConversionContext(filename=name, recursive=True)
     if functions is None:
         return _convert_file(text, module, name, ctx)
     return _convert_selected(text, module, name, ctx, functions)
 
 
-def _reject_reserved_name(module, name):
+def _reject_reserved_name(nodes, name):
     # Converted code reaches the runtime through `ag__`; a file that binds or reads it
     # itself would silently call the wrong thing (typically: it was converted already).
-    lines = [getattr(node, "lineno", 1) for node in traversal.walk(module)
+    lines = [getattr(node, "lineno", 1) for node in nodes
              if getattr(node, "id", None) == RUNTIME_ALIAS or isinstance(node, gast.alias)
              and (node.asname or node.name) == RUNTIME_ALIAS]
     if lines:

@@ -7,7 +7,9 @@ Contract:
   past the limit, never the rest: `/dev/zero` is refused at once).
 - `MAX_DEPTH`: `check_depth(tree, name)` raises `ConversionError` (message `TOO_DEEP`)
   at the first node nested deeper than that (expressions and statements counted
-  alike), so the converters, which recurse over the tree, never meet such a tree.
+  alike), so the converters, which recurse over the tree, never meet such a tree;
+  else it returns every node of the tree (its walk is the only one the command
+  needs for its other checks of the whole file).
 - `deep_recursion()`: a context in which Python's recursion limit allows the converters
   to walk a tree of `MAX_DEPTH` levels (their visitors take several frames per level).
 """
@@ -36,14 +38,17 @@ def read_limited(f, name):
 def check_depth(tree, name):
     # Iterative: the point is to not recurse over a deep tree. `at` is the innermost node
     # with a position (contexts such as Load have none).
+    nodes = []
     stack = [(tree, 1, tree)]
     while stack:
         node, depth, at = stack.pop()
+        nodes.append(node)
         at = node if "lineno" in node.__dict__ else at
         if depth > MAX_DEPTH:
             raise ConversionError(TOO_DEEP, name, getattr(at, "lineno", 1),
                                   getattr(at, "col_offset", 0) + 1)
         stack += [(child, depth + 1, at) for child in traversal.children(node)]
+    return nodes
 
 
 @contextlib.contextmanager

@@ -62,16 +62,20 @@ def locate(nodes, origin):
 
 def locate_from_ancestors(tree):
     """Give located-less nodes the location of their nearest located ancestor."""
-    todo = [(tree, None)]
+    todo = [([tree], None)]  # (sibling nodes, the location their parent passes on)
     while todo:
-        node, origin = todo.pop()
-        if 'lineno' in node._attributes:
-            fields = node.__dict__
-            if fields.get('lineno') is None and origin is not None:
-                # Its own location only: its children take it from it in turn.
-                fields.update((attr, origin.__dict__.get(attr)) for attr in _LOCATION)
-            origin = node if fields.get('lineno') is not None else None
-        todo += [(child, origin) for child in traversal.children(node)]
+        nodes, inherited = todo.pop()
+        for node in nodes:
+            origin = inherited
+            if 'lineno' in node._attributes:
+                fields = node.__dict__
+                if fields.get('lineno') is None and origin is not None:
+                    # Its own location only: its children take it from it in turn.
+                    fields.update((attr, origin.__dict__.get(attr)) for attr in _LOCATION)
+                origin = node if fields.get('lineno') is not None else None
+            children = traversal.children(node)
+            if children:
+                todo.append((children, origin))
     return tree
 
 
