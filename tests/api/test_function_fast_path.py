@@ -88,6 +88,36 @@ def test_a_fast_hit_under_a_tape_still_records():
     _same(tape.gradient(y, x), ag.constant(6.0))
 
 
+def test_calls_under_a_tape_learn_and_use_the_fast_key_and_still_record():
+    f = ag.function(lambda x, y: x * y)
+    x, y = ag.constant(3.0), ag.constant(2.0)
+    for _ in range(3):  # the first call traces under the tape, the next ones hit
+        with ag.GradientTape() as tape:
+            tape.watch([x, y])
+            z = f(x, y)
+        _same(z, x * y)
+        found = tape.gradient(z, [x, y])
+        _same(found[0], y)
+        _same(found[1], x)
+    assert f.trace_count == 1 and len(f._cache.fast) == 1
+
+
+def test_a_tensor_bound_by_default_is_recorded_under_a_tape():
+    f = ag.function(with_tensor_default)
+    x = ag.constant(np.float32(1.0))
+    for _ in range(2):
+        with ag.GradientTape() as tape:
+            tape.watch(x)
+            y = f(x)
+        _same(y, with_tensor_default(x))
+        expected_tape = ag.GradientTape()
+        with expected_tape:
+            expected_tape.watch(x)
+            expected = with_tensor_default(x)
+        _same(tape.gradient(y, x), expected_tape.gradient(expected, x))
+    assert not f._cache.fast
+
+
 def test_input_signature_errors_are_not_skipped_by_a_fast_hit():
     f = ag.function(lambda x: x + 1, input_signature=[ag.TensorSpec([None], ag.int32)])
     x = ag.constant([1, 2])
