@@ -412,6 +412,8 @@ def contained_closures(function, memo=None):
     key = ('contained_closures', id(function))
     if memo is not None and key in memo:
         return memo[key]
+    if not _may_contain_closures(function):
+        return frozenset()
     named, loads, declared = {}, {}, set()
     stack = [(child, function, False) for child in traversal.children(function)]
     while stack:
@@ -434,6 +436,26 @@ def contained_closures(function, memo=None):
     if memo is not None:
         memo[key] = contained
     return contained
+
+
+def _may_contain_closures(function):
+    """Whether `function`'s own code defines a closure `contained_closures` may count (a
+    `def` without decorators or a lambda assigned to a name, not generated as a thunk):
+    both are statements, so this looks at statements only, where most functions have
+    none, and `contained_closures` need not walk every expression for loads."""
+    stack = list(function.body) if isinstance(function, _FUNCTIONS) else []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _FUNCTIONS):
+            if not node.decorator_list and not anno.hasanno(node, anno.Basic.THUNK):
+                return True
+            continue  # a closure nested in it is not the function's own
+        if _lambda_binding(node) is not None and not anno.hasanno(node.value,
+                                                                 anno.Basic.THUNK):
+            return True
+        stack += [child for child in traversal.children(node)
+                  if isinstance(child, traversal.BLOCK_ITEMS)]
+    return False
 
 
 def _is_callee(name, parent):
