@@ -65,11 +65,15 @@ def qn_of(node):
 
 
 class _Resolver(traversal.NodeVisitor):
-    def generic_visit(self, node):
-        # A loop's extra test (lowered break/return) is part of its head.
+    def _loop(self, node):
+        # A loop's extra test (lowered break/return: only loops carry one) is part of
+        # its head. (Not checked on every node: that kept the walk from skipping the
+        # nodes it has nothing to do with, a constant.)
         for test in anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, ()):
             self.visit(test)
-        super().generic_visit(node)
+        self.generic_visit(node)
+
+    visit_For = visit_AsyncFor = visit_While = _loop
 
     def visit_Name(self, node):
         anno.setanno(node, anno.Basic.QN, QN(node.id))
