@@ -58,7 +58,10 @@ def same_tree(a, b):
         if type(x) is not type(y):
             return False
         if isinstance(x, gast.AST):
-            stack.extend((getattr(x, f, None), getattr(y, f, None)) for f in x._fields)
+            # Read through `__dict__` (node classes declare no field defaults): this
+            # runs for every node of every converted function.
+            x_fields, y_fields = x.__dict__, y.__dict__
+            stack += [(x_fields.get(f), y_fields.get(f)) for f in x._fields]
         elif isinstance(x, list):
             if len(x) != len(y):
                 return False

@@ -46,6 +46,10 @@ class _PositionUnparser(ast._Unparser):
         """Run `write()`, which prints statement `node` first, and mark its pieces."""
         first, column = len(self._source), self._indent * 4
         write()
+        self._mark(node, first, column)
+
+    def _mark(self, node, first, column):
+        """Mark the pieces of statement `node`, printed from piece `first` on."""
         source = self._source
         while not source[first].strip("\n"):  # blank lines a definition starts with
             first += 1
@@ -53,12 +57,17 @@ class _PositionUnparser(ast._Unparser):
 
     def _statement(self, visit, node):
         """Print statement `node` with the printer's `visit` method for it."""
+        if not isinstance(node, ast.If):
+            # Most statements: no `elif` chain to follow (only an `if` prints one).
+            first, column = len(self._source), self._indent * 4
+            visit(self, node)
+            self._mark(node, first, column)
+            return
         chain = []
-        if isinstance(node, ast.If):
-            inner = node
-            while len(inner.orelse) == 1 and isinstance(inner.orelse[0], ast.If):
-                inner = inner.orelse[0]
-                chain.append(inner)
+        inner = node
+        while len(inner.orelse) == 1 and isinstance(inner.orelse[0], ast.If):
+            inner = inner.orelse[0]
+            chain.append(inner)
         self._elif_chains.append(iter(chain))
         self._printed(node, lambda: visit(self, node))
         self._elif_chains.pop()
