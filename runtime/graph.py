@@ -201,6 +201,10 @@ class FuncGraph(Graph):
             if not tensor.op.graph.is_ancestor_of(self.outer_graph):
                 return super().capture(tensor)  # raises the unrelated-graph error
             inner = self._capture_map.get(id(tensor))
+            if inner is None and tensor.op.opdef.recreated_where_read:
+                op = tensor.op
+                inner = self._capture_map[id(tensor)] = self.create_op(
+                    op.opdef, op.inputs, op.attrs).outputs[0]
             if inner is None:
                 outer = self.outer_graph.capture(tensor) if isinstance(
                     self.outer_graph, FuncGraph) else tensor

@@ -41,6 +41,9 @@ class OpDef:
     # The grad rule of a multi-output op takes None for an output no gradient reaches
     # (else it gets zeros, made for it).
     grad_takes_none: bool = False
+    # A nested graph (branch, loop body) that reads an output re-creates the op from its
+    # inputs instead of capturing the output: it runs only where the read happens.
+    recreated_where_read: bool = False
 
 
 def register(opdef):

@@ -33,8 +33,8 @@ from autograph_py.runtime.operators.undefined import (
     UndefinedReturnValue,
     UndefinedSymbolError,
 )
-from autograph_py.runtime.ops.check_ops import Assert
-from autograph_py.runtime.ops.core import convert_to_tensor, identity
+from autograph_py.runtime.ops.bound_check import require_bound
+from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.ops.math_ops import add, logical_and, logical_not
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import Tensor, to_array
@@ -240,25 +240,26 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None):
 
 def _require_an_iteration(get_state, set_state, symbol_names, unbound, first_condition):
     """Symbols first bound inside the staged loop: reading them after it must fail, as in
-    Python, when the loop ran no iteration (they would hold the zeros they started as)."""
+    Python, when the loop ran no iteration (they would hold the zeros they started as).
+    The check runs where a value is read (`require_bound`), so a read that a branch not
+    taken holds raises nothing."""
     # The loop is rotated: its first condition alone says whether the body ever ran.
     state = list(get_state())
     for i in unbound:
         name = symbol_names[i]
-        check = Assert(first_condition, [
-            f"local variable '{name}' is used after a staged loop that ran no iteration, "
-            f"so it was never assigned (define '{name}' before the loop)"])
-        state[i] = nest.map_structure(lambda v, c=check: _after(v, c), state[i])
+        message = (f"local variable '{name}' is used after a staged loop that ran no "
+                   f"iteration, so it was never assigned (define '{name}' before the loop)")
+        state[i] = nest.map_structure(
+            lambda v, m=message: _checked(v, first_condition, m), state[i])
     set_state(tuple(state))
 
 
-def _after(value, check):
-    """`value` (a loop result) made to run `check` first, when it is a tensor."""
+def _checked(value, bound, message):
+    """`value` (a loop result) checked where it is read, when it is a tensor."""
     if not state_lib.is_carried(value):
         return value
-    guarded = identity(state_lib.to_tensor(value))
-    guarded.op.add_control_input(check)
-    return state_lib.from_tensor(value, guarded)
+    return state_lib.from_tensor(value, require_bound(state_lib.to_tensor(value), bound,
+                                                       message))
 
 
 def _check_dtypes(state, carried, before, names):

@@ -90,6 +90,14 @@ def _assert(ctx, op, condition, *data):
     return ()
 
 
+@register_lowering("RequireBound")
+def _require_bound(ctx, op, value, bound):
+    # Inside a branch it was re-created there (FuncGraph.capture): its check is guarded
+    # by the branch, as any check in it.
+    ctx.check(op, bound, InvalidArgumentError, op.attrs["message"])
+    return value
+
+
 def _draw_key(ctx, op):
     key = ctx.next_key(op)
     seed = op.attrs["seed"]

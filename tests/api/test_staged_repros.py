@@ -413,3 +413,54 @@ def test_a_loop_whose_results_are_unused_is_kept_in_the_function_graph():
     concrete = ag.function(scan_unused).get_concrete_function(ag.constant([1, 0]))
     assert [op.type for op in concrete.graph.stateful_ops] == ["While"]
     np.testing.assert_array_equal(concrete(ag.constant([1, 0])).numpy(), scan_unused([1, 0]))
+
+
+# --- a variable a staged loop binds, read only where a branch says --------------------
+
+
+def read_if_it_ran(n):
+    i = 0
+    while i < n:
+        z = i * 2
+        i += 1
+    if n > 0:  # Python reads z only here: a loop that ran no iteration is fine
+        return z
+    return -1
+
+
+def read_in_a_loop_if_it_ran(xs, n):
+    for x in xs:
+        last = x
+    total = 0
+    i = 0
+    while i < n:  # reads `last` only when it iterates
+        total += last
+        i += 1
+    return total
+
+
+def read_unconditionally(n):
+    i = 0
+    while i < n:
+        z = i * 2
+        i += 1
+    return z
+
+
+@pytest.mark.parametrize("mode", MODES + ("jit_compile",))
+@cases((read_if_it_ran, (0,)), (read_if_it_ran, (3,)),
+       (read_in_a_loop_if_it_ran, (ag.constant([], ag.int32), 0)),
+       (read_in_a_loop_if_it_ran, ([4, 5], 2)))
+def test_the_unbound_check_runs_where_the_value_is_read(mode, fn, args):
+    check(mode, fn, *args)
+
+
+@pytest.mark.parametrize("mode", ("graph", "function", "jit_compile"))
+def test_a_read_after_a_loop_that_ran_no_iteration_still_fails(mode):
+    with pytest.raises(UnboundLocalError):
+        read_unconditionally(0)  # the oracle
+    with pytest.raises(ag.InvalidArgumentError,
+                       match=r"local variable 'z' is used after a staged loop that ran no "
+                             r"iteration"):
+        run_mode(mode, read_unconditionally, (0,))
+    check(mode, read_unconditionally, 3)
