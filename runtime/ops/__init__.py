@@ -4,6 +4,7 @@ attaches the Python operators to Tensor (they call these ops)."""
 from autograph_py.runtime import tensor_operators  # noqa: F401
 from autograph_py.runtime.ops import (  # noqa: F401
     array_ops,
+    bound_check,
     check_ops,
     core,
     creation_ops,
