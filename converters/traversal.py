@@ -46,6 +46,26 @@ def child_fields(node_class):
     return fields
 
 
+def _may_hold(field_type, kinds):
+    """Whether a field declared `field_type` may hold a node of one of `kinds` (named as
+    the declaration names them: gast declares the standard library's classes)."""
+    if isinstance(field_type, (types.UnionType, types.GenericAlias)):
+        return any(_may_hold(t, kinds) for t in typing.get_args(field_type))
+    return getattr(field_type, '__name__', None) in kinds
+
+
+def fields_entering(node_class, enters):
+    """The fields of `node_class` that may hold an instance of `enters` (a class or a
+    tuple of classes): `child_fields`, less those declared to hold other nodes only (a
+    statement's expressions, for a walk of statements)."""
+    fields = child_fields(node_class)
+    if enters is _AST:
+        return fields
+    declared = node_class.__dict__.get('_field_types') or {}
+    kinds = {c.__name__ for c in (enters if isinstance(enters, tuple) else (enters,))}
+    return tuple(f for f in fields if f not in declared or _may_hold(declared[f], kinds))
+
+
 def _compile_children(node_class):
     """`children` for `node_class` nodes, compiled: its fields read one after the other
     (every walk of every pass calls it for every node; a loop over the field names and
@@ -129,10 +149,16 @@ class NodeTransformer(gast.NodeTransformer):
         super().__init_subclass__(**kwargs)
         cls._visitors = {}  # node class -> the visit function of this class
         cls._entries = {}  # node class -> `_entry_of`
+        cls._fields = {}  # node class -> `fields_entering` it, for `cls.enters`
 
     @classmethod
     def _entry(cls, node_class):
         return _entry_of(cls, node_class, NodeTransformer.generic_visit)
+
+    @classmethod
+    def _fields_of(cls, node_class):
+        fields = cls._fields[node_class] = fields_entering(node_class, cls.enters)
+        return fields
 
     def visit(self, node):
         visitor = self._visitors.get(node.__class__)
@@ -146,7 +172,7 @@ class NodeTransformer(gast.NodeTransformer):
         fields = node.__dict__
         entries = self._entries
         visit = self.visit
-        for field in _CHILD_FIELDS.get(node.__class__) or child_fields(node.__class__):
+        for field in self._fields.get(node.__class__) or self._fields_of(node.__class__):
             old = fields.get(field)
             if old.__class__ is list:
                 new = None  # the rebuilt list, from the first changed child on
