@@ -464,3 +464,15 @@ def test_a_read_after_a_loop_that_ran_no_iteration_still_fails(mode):
                              r"iteration"):
         run_mode(mode, read_unconditionally, (0,))
     check(mode, read_unconditionally, 3)
+
+
+@pytest.mark.xfail(strict=True, raises=Exception,
+                   reason="under jax.jit the unbound check is on the value after the loop, "
+                          "so it runs even when the branch that reads it is not taken "
+                          "(docs/jax.md, Rejections)")
+def test_under_jax_jit_a_read_in_a_branch_not_taken_still_fails():
+    check("jax", read_if_it_ran, 0)
+
+
+def test_under_jax_jit_a_read_in_a_branch_taken_is_the_loops_value():
+    check("jax", read_if_it_ran, 3)
