@@ -131,7 +131,9 @@ def _convert_file(text, module, name, ctx):
     for (qualname, old), (_, new) in pairs:
         first, last = first_line(old), old.end_lineno
         failures = [e for e in errors if first <= e.lineno <= last]
-        if is_generator(old):
+        # A function that converted yields nowhere in its own body (`unsupported` would
+        # have refused it): only the others need the walk that looks.
+        if (failures or is_do_not_convert(old)) and is_generator(old):
             notes.append(generator_note(old, qualname, name))
             for e in failures:
                 del problems[id(e)]
