@@ -7,9 +7,10 @@ reads or writes). The pipeline takes it while it walks the tree for the `Namer` 
 A converter may skip itself when the census shows nothing for it to do (a walk of the
 whole tree saved: most functions have no ternary, no list method call, nothing
 unsupported), but only for constructs that no earlier pass generates, since the census
-does not follow the passes' changes: `unsupported` (yield, await, async), and
+does not follow the passes' changes: `unsupported` (yield, await, async),
 `conditional_expressions` (ternaries) and `lists` (`.append`, `.pop`), which no
-template of the passes before them contains. Without a census (`ctx.census` None, as
+template of the passes before them contains, and `lazy_operands` (`nonlocal`, `:=`,
+which only `lists` makes before it, from a `.pop`). Without a census (`ctx.census` None, as
 when a test runs one converter alone) a converter always runs.
 """
 import dataclasses

@@ -43,7 +43,7 @@ lazy operand that rebinds a name of the function.
 import ast
 
 import gast
-from autograph_py.converters import analysis, anno, templates, traversal
+from autograph_py.converters import analysis, anno, census, templates, traversal
 from autograph_py.converters.analysis import activity, liveness
 from autograph_py.converters.transformer import Transformer
 
@@ -392,6 +392,10 @@ def _may_rebind_lazily(tree):
 
 
 def transform(node, ctx):
+    # Nothing rebinds from an expression without a `nonlocal` or a `:=`, which no pass
+    # before this one makes but `lists`, from a `pop`: the census tells without a walk.
+    if not census.may_hold(ctx, (gast.Nonlocal, gast.NamedExpr), attributes=('pop',)):
+        return node
     if not _may_rebind_lazily(node):
         return node
     analysis.resolve(node)  # liveness says which rebound names matter
