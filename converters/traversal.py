@@ -66,12 +66,13 @@ def fields_entering(node_class, enters):
     return tuple(f for f in fields if f not in declared or _may_hold(declared[f], kinds))
 
 
-def _compile_children(node_class):
+def _compile_children(node_class, enters=_AST, cache=_CHILDREN):
     """`children` for `node_class` nodes, compiled: its fields read one after the other
     (every walk of every pass calls it for every node; a loop over the field names and
-    a generator per list cost a third more)."""
+    a generator per list cost a third more). With `enters`, only the fields that may
+    hold one (`fields_entering`) are read, and the function is kept in `cache`."""
     lines = ['def children(node):', '    fields = node.__dict__', '    out = []']
-    for field in child_fields(node_class):
+    for field in fields_entering(node_class, enters):
         lines += [f'    value = fields.get({field!r})',
                   '    if isinstance(value, AST):',
                   '        out.append(value)',
@@ -81,7 +82,7 @@ def _compile_children(node_class):
                   '                out.append(item)']
     namespace = {'AST': _AST}
     exec('\n'.join(lines + ['    return out']), namespace)  # noqa: S102  (our own text)
-    function = _CHILDREN[node_class] = namespace['children']
+    function = cache[node_class] = namespace['children']
     return function
 
 
@@ -223,10 +224,15 @@ class NodeVisitor(gast.NodeVisitor):
         super().__init_subclass__(**kwargs)
         cls._visitors = {}  # node class -> the visit function of this class
         cls._entries = {}  # node class -> `_entry_of`
+        cls._children = {}  # node class -> its `children` reading the fields `enters` needs
 
     @classmethod
     def _entry(cls, node_class):
         return _entry_of(cls, node_class, NodeVisitor.generic_visit)
+
+    @classmethod
+    def _children_of(cls, node_class):
+        return _compile_children(node_class, cls.enters, cls._children)
 
     visit = NodeTransformer.visit
     _visitor_of = classmethod(_visitor_of)
@@ -234,7 +240,8 @@ class NodeVisitor(gast.NodeVisitor):
     def generic_visit(self, node):
         entries = self._entries
         visit = self.visit
-        for child in (_CHILDREN.get(node.__class__) or _compile_children(node.__class__))(node):
+        for child in (self._children.get(node.__class__) or self._children_of(node.__class__)
+                      )(node):
             entry = entries.get(child.__class__, _UNKNOWN)
             if entry is _UNKNOWN:
                 entry = self._entry(child.__class__)
@@ -242,11 +249,17 @@ class NodeVisitor(gast.NodeVisitor):
                 visit(child)
 
 
+_BLOCK_CHILDREN = {}  # node class -> its `children` reading the fields of statements
+
+
 def block_items(node):
     """The statements (and except handlers, match cases) under `node`, `node` first:
-    the nodes a walk looking for statements needs (no expression holds a statement)."""
+    the nodes a walk looking for statements needs (no expression holds a statement, so
+    only the fields declared to hold statements are read)."""
     todo = [node]
     while todo:
         node = todo.pop()
         yield node
-        todo += [child for child in children(node) if isinstance(child, BLOCK_ITEMS)]
+        todo += [child for child in (_BLOCK_CHILDREN.get(node.__class__) or _compile_children(
+            node.__class__, BLOCK_ITEMS, _BLOCK_CHILDREN))(node)
+                 if isinstance(child, BLOCK_ITEMS)]
