@@ -18,7 +18,6 @@ without `traverse` are docstrings and `elif` branches, both handled here.
 """
 
 import ast
-import contextlib
 
 
 class _PositionUnparser(ast._Unparser):
@@ -76,14 +75,8 @@ class _PositionUnparser(ast._Unparser):
             first, column = self._elif_starts.pop(id(branch))
             self._marks.append((id(branch), first, end, column))
 
-    @contextlib.contextmanager
     def delimit(self, start, end):  # every bracket the printer writes but `{*()}`'s
-        self._brackets += 1
-        self.depth = (max(self.depth[0], self._brackets), self.depth[1])
-        self.write(start)
-        yield
-        self.write(end)
-        self._brackets -= 1
+        return _Brackets(self, start, end)
 
     def fill(self, text=""):
         super().fill(text)
@@ -107,6 +100,28 @@ class _PositionUnparser(ast._Unparser):
     def _write_docstring(self, node):
         statement, self._docstring = self._docstring, None
         self._printed(statement, lambda: super(_PositionUnparser, self)._write_docstring(node))
+
+
+class _Brackets:
+    """What the base printer's `delimit` context does (write `start`, then `end` after
+    the block), counting the depth of brackets: a class, cheaper to enter and leave
+    than a generator-based context (the printer opens one for every bracket)."""
+
+    __slots__ = ("printer", "start", "end")
+
+    def __init__(self, printer, start, end):
+        self.printer, self.start, self.end = printer, start, end
+
+    def __enter__(self):
+        printer = self.printer
+        printer._brackets += 1
+        printer.depth = (max(printer.depth[0], printer._brackets), printer.depth[1])
+        printer.write(self.start)
+
+    def __exit__(self, *exception):
+        if exception[0] is None:  # as the generator: nothing more after an exception
+            self.printer.write(self.end)
+            self.printer._brackets -= 1
 
 
 def _recording(visit):
