@@ -68,12 +68,14 @@ def call_attrs(graph, variable_values=None):
 
 
 def keep_values_after(graph, attrs):
-    """What the Variables `graph` reads hold after a call that keeps its reads: its reads
-    inside branches and loops are recomputed from those (exact unless the function
-    assigns the Variable)."""
+    """What the Variables `graph` reads hold after a call that keeps its reads (what
+    `variable_values` made its reads give, for a gradient's call): its reads inside
+    branches and loops are recomputed from those (exact unless the function assigns the
+    Variable)."""
     after = attrs.get("values_after")
     if after is not None:
-        after.update((id(v), v._value) for v in inner_variables_of(graph))
+        given = attrs.get("variable_values") or {}
+        after.update((id(v), given.get(id(v), v._value)) for v in inner_variables_of(graph))
 
 
 def recording_eagerly():

@@ -3,7 +3,9 @@
 Contract: the gradient of a reduction is the output gradient put back at the reduced axes
 (as size-1 dims) and broadcast to the input's shape, then: sum → as is; mean → divided by
 the number of elements averaged; max/min → shared equally among the elements equal to
-the extreme; prod → times prod / x (so it is nan/inf where x is 0, a known limitation).
+the extreme; prod → times the product of the other elements each one is multiplied with
+(two-sided exclusive cumulative products, TensorFlow's rule: no division, so exact
+where x has zeros).
 reduce_any / reduce_all / argmax / argmin are not differentiable.
 """
 
@@ -11,7 +13,8 @@ from autograph_py.runtime.gradients.grad_ops import broadcast_like
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.array_ops import cast, expand_dims, reshape, size
 from autograph_py.runtime.ops.infer import normalize_axes
-from autograph_py.runtime.ops.reduction_ops import reduce_sum
+from autograph_py.runtime.ops.reduction_ops import reduce_prod, reduce_sum
+from autograph_py.runtime.ops.scan_ops import cumprod
 from autograph_py.runtime.registry import register_gradient
 
 
@@ -66,7 +69,26 @@ register_gradient("Max")(_extreme)
 register_gradient("Min")(_extreme)
 
 
+def _product_of_the_others(x, axes):
+    """For each element of `x`, the product of the others its reduction over `axes`
+    multiplies it with: along each axis the exclusive products from both sides, of the
+    products over the axes after it."""
+    total = None
+    for k, axis in enumerate(axes):
+        later = axes[k + 1:]
+        block = reduce_prod(x, axis=later, keepdims=True) if later else x
+        others = m.multiply(cumprod(block, axis, exclusive=True),
+                            cumprod(block, axis, exclusive=True, reverse=True))
+        total = others if total is None else m.multiply(total, others)
+    return total
+
+
 @register_gradient("Prod")
 def _prod(op, grad):
     x = op.inputs[0]
-    return (m.divide(_spread(m.multiply(grad, op.outputs[0]), op), x),)
+    if x.shape.rank is None:
+        raise ValueError("the gradient of Prod needs an input of known rank")
+    axes = sorted(normalize_axes(op.attrs["axis"], x.shape.rank))
+    if not axes:
+        return (grad,)
+    return (m.multiply(_spread(grad, op), _product_of_the_others(x, axes)),)

@@ -3,8 +3,8 @@
 Contract: output j of a cumulative sum includes input i exactly when i comes before j
 (or equals it, unless exclusive) in the scan's direction, so the gradient is the same
 scan run in the other direction. cumprod's is TensorFlow's rule:
-cumsum(grad * y, reverse flipped) / x, which is nan/inf where x is 0 (as reduce_prod's;
-docs/limitations.md).
+cumsum(grad * y, reverse flipped) / x, which is nan/inf where x is 0 (docs/limitations.md;
+reduce_prod's rule needs no division and is exact there).
 """
 
 from autograph_py.runtime.ops import math_ops as m

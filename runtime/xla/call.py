@@ -18,6 +18,7 @@ from autograph_py.runtime.gradients.function_call import (
     call_gradient,
     keep_values_after,
     reading_outputs,
+    recording_eagerly,
 )
 from autograph_py.runtime.recording import ValuesContext
 from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
@@ -68,12 +69,16 @@ register(OpDef("XlaCall", _xla_call_kernel,
 
 def xla_call(graph, inputs, variable_values=None):
     compiled = compiled_graph(graph)
-    if variable_values is None and pullback.recording_eagerly() and pullback.eligible(compiled):
-        attrs = {"graph": graph, "output_specs": compiled.output_specs}
+    if variable_values is None and recording_eagerly() and pullback.eligible(compiled):
+        # It assigns no Variable: what they hold after the call is what its reads gave,
+        # for the gradient graph when the prepared gradients cannot serve (`values_after`).
+        attrs = {"graph": graph, "output_specs": compiled.output_specs, "values_after": {}}
         holder = pullback.residuals_for(compiled, inputs)
         if holder is not None:
             attrs["residuals"] = holder
-        return tuple(apply("XlaCall", list(inputs), attrs))
+        outputs = tuple(apply("XlaCall", list(inputs), attrs))
+        keep_values_after(graph, attrs)
+        return outputs
     attrs = call_attrs(graph, variable_values)  # as a Call's: it may keep its reads
     outputs = tuple(apply("XlaCall", list(inputs), attrs))
     keep_values_after(graph, attrs)

@@ -25,7 +25,7 @@ def _sigmoid(x):
 
 
 _UNARY = {
-    "Neg": jnp.negative, "Abs": jnp.abs, "Square": jnp.square, "Sqrt": jnp.sqrt,
+    "Neg": jnp.negative, "Abs": conventions.absolute, "Square": jnp.square, "Sqrt": jnp.sqrt,
     "Exp": jnp.exp, "Log": jnp.log, "Tanh": jnp.tanh, "Sigmoid": _sigmoid,
     "LogicalNot": jnp.logical_not, "Sign": jnp.sign, "Floor": jnp.floor, "Ceil": jnp.ceil,
     "Round": jnp.round, "Log1p": jnp.log1p, "IsFinite": jnp.isfinite, "IsInf": jnp.isinf,

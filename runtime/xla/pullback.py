@@ -4,8 +4,9 @@ recomputes the forward (the gradient graph of `function_call` does).
 
 Contract:
 - `xla_call` asks `residuals_for(compiled, inputs)` for a `Residuals()` holder to put in
-  the attrs of an `XlaCall` made while tapes record eagerly (`recording_eagerly`) when
-  the graph only computes values and JAX can differentiate it (`eligible`: it assigns no
+  the attrs of an `XlaCall` made while tapes record eagerly
+  (`function_call.recording_eagerly`) when the graph only computes values and JAX can
+  differentiate it (`eligible`: it assigns no
   Variable, prints nothing, draws no random numbers, and lowers to no `lax.while_loop`,
   a loop whose trip count is not known when compiling: those keep the gradient graph,
   whose `WhileGrad` keeps the iterations' values). The holder names the gradients to
@@ -48,11 +49,6 @@ class Residuals:
     def __init__(self, slots):
         self.slots = slots  # the gradients to prepare (see RecordedCall)
         self.call = None
-
-
-def recording_eagerly():
-    state = context.state
-    return bool(state.tapes) and not state.graphs
 
 
 def eligible(compiled):

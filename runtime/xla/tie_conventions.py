@@ -1,10 +1,12 @@
 """Elementwise functions whose derivative at a kink or an edge is the numpy runtime's
 gradient rule (TensorFlow's convention), not the one JAX's differentiation would take.
 
-Contract: `relu`, `maximum`, `minimum` and `power` compute what `jnp.maximum`, ... compute;
-under `jax.jvp`/`jax.vjp` (the gradient of a compiled call recorded by a tape,
-runtime/xla/pullback.py) their derivatives are those of runtime/gradients:
+Contract: `relu`, `absolute`, `maximum`, `minimum` and `power` compute what `jnp.maximum`,
+`jnp.abs`, ... compute; under `jax.jvp`/`jax.vjp` (the gradient of a compiled call
+recorded by a tape, runtime/xla/pullback.py) their derivatives are those of
+runtime/gradients:
 - `relu`: slope 0 at 0 (`x > 0`);
+- `absolute`: slope `sign(x)`, so 0 at 0 (JAX takes 1);
 - `maximum(x, y)` / `minimum(x, y)`: a tie's whole gradient goes to `x` (JAX splits it);
 - `power(x, y)`: `y * x**(y - 1)` for the base, and no gradient for the exponent where
   the base is not positive (JAX's `x**y * log(x)` is nan there).
@@ -30,6 +32,17 @@ def relu(x):
 def _relu_jvp(primals, tangents):
     (x,), (dx,) = primals, tangents
     return relu(x), _select(x > 0, dx, jnp.zeros_like(dx))
+
+
+@jax.custom_jvp
+def absolute(x):
+    return jnp.abs(x)
+
+
+@absolute.defjvp
+def _absolute_jvp(primals, tangents):
+    (x,), (dx,) = primals, tangents
+    return absolute(x), dx * jnp.sign(x).astype(dx.dtype)
 
 
 @jax.custom_jvp

@@ -129,3 +129,46 @@ def test_second_derivatives_through_kept_reads():
         np.testing.assert_allclose(found[0], expected[0], rtol=1e-12)
         for e, f in zip(expected[1], found[1]):
             np.testing.assert_allclose(f.numpy(), e.numpy(), rtol=1e-12)
+
+
+def _gradient_under_another_tape(fn, mode):
+    # tape.gradient runs while another tape records: a compiled call's prepared
+    # gradients cannot serve (they would not be recorded), so the gradient graph runs.
+    V.assign(2.0)
+    call = MODES[mode](fn)
+    x = ag.constant(1.5, ag.float64)
+    with ag.GradientTape() as other:
+        other.watch(x)
+        with ag.GradientTape() as tape:
+            tape.watch(x)
+            y = call(x)
+        V.assign(7.0)
+        found = tape.gradient(y, [x, V])
+    return [g.numpy() for g in found]
+
+
+@pytest.mark.parametrize("mode", ["function", "jit_compile"])
+@pytest.mark.parametrize("fn", [plain, read_in_a_branch], ids=lambda fn: fn.__name__)
+def test_the_gradient_under_another_tape_is_at_the_values_read(fn, mode):
+    np.testing.assert_allclose(_gradient_under_another_tape(fn, mode),
+                               _gradient_under_another_tape(fn, "eager"), rtol=1e-12)
+
+
+def _second_order_through_a_branch(mode):
+    V.assign(2.0)
+    call = MODES[mode](lambda x: read_in_a_branch(x) * x)
+    x = ag.constant(1.5, ag.float64)
+    with ag.GradientTape() as outer:
+        outer.watch(x)
+        with ag.GradientTape() as inner:
+            inner.watch(x)
+            y = call(x)
+        V.assign(7.0)
+        gx = inner.gradient(y, x)
+    return [gx.numpy()] + [g.numpy() for g in outer.gradient(gx, [x, V])]
+
+
+@pytest.mark.parametrize("mode", ["function", "jit_compile"])
+def test_second_derivatives_through_a_branch_read_are_at_the_values_read(mode):
+    np.testing.assert_allclose(_second_order_through_a_branch(mode),
+                               _second_order_through_a_branch("eager"), rtol=1e-12)
