@@ -20,7 +20,7 @@ Contract:
 """
 
 from autograph_py.runtime import context
-from autograph_py.runtime.executor import Plan
+from autograph_py.runtime.executor import Plan, subgraph_plan
 from autograph_py.runtime.gradients.engine import is_differentiable, variables_read_inside
 from autograph_py.runtime.gradients.inline import inline_graph
 from autograph_py.runtime.gradients.symbolic import gradients
@@ -99,6 +99,8 @@ def reading_outputs(graph):
 
 
 def _reading_plan(graph):
+    if not variable_reads(graph):  # nothing more to fetch: the graph's own plan
+        return subgraph_plan(graph)
     plan = graph.derived.get("reading plan")
     if plan is None:
         plan = graph.derived["reading plan"] = Plan(graph, reading_outputs(graph),

@@ -19,6 +19,7 @@ from autograph_py.runtime.gradients.function_call import (
     keep_values_after,
     reading_outputs,
     recording_eagerly,
+    variable_reads,
 )
 from autograph_py.runtime.recording import ValuesContext
 from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
@@ -40,6 +41,8 @@ def compiled_graph(graph, inputs=None, outputs=None):
 
 
 def _reading_compiled(graph):
+    if not variable_reads(graph):  # nothing more to return: the graph's own
+        return compiled_graph(graph)
     compiled = graph.derived.get("xla, reads kept")
     if compiled is None:
         compiled = graph.derived["xla, reads kept"] = CompiledGraph(
