@@ -154,7 +154,9 @@ class _Writer(ControlFlowWriter):
         # Rank-0 values: freeing them early saves no memory, so they get no `del` (which
         # would cost time in a loop).
         self.scalars = set()
-        self.fresh = set()  # arrays this plan allocated (ufunc results): reusable buffers
+        # Arrays this plan allocated (ufunc results) that no other name may see (no view of
+        # them was taken): buffers a step may write into when their name dies there.
+        self.fresh = set()
         self.pending = {}  # name -> (source, op): pure expressions folded into their reader
         self.depth = {}  # name -> how many folded expressions its pending source nests
         # Rank-0 integers and bools, held as Python scalars: name -> numpy dtype
@@ -292,11 +294,16 @@ class _Writer(ControlFlowWriter):
         if op.type in IFS or op.type in WHILES:
             self.joins.update(step.outputs)
         dead = set(step.frees) - self.scalars
-        if op.type in IFS:
-            self.inline_if(step, indent)
-        elif op.type in WHILES:
-            self.materialize(step.inputs, indent)
-            self.inline_while(step, indent)
+        if op.type in IFS or op.type in WHILES:
+            if op.type in IFS:
+                self.inline_if(step, indent)
+            else:
+                self.materialize(step.inputs, indent)
+                self.inline_while(step, indent)
+            # An output may be an input passed through (a branch that returns it, a loop
+            # that ran no iteration): neither is a buffer only one name holds any more.
+            self.fresh.difference_update(step.inputs)
+            self.fresh.difference_update(step.outputs)
         else:
             written = self.source(step, indent, foldable)
             if written is None:  # folded into the next step
@@ -342,6 +349,11 @@ class _Writer(ControlFlowWriter):
         folded = self.expression(step, kernel, indent)
         if ufunc is not None and ufunc is not step.kernel:  # float ones warn on inf/nan
             self.uses_errstate = True
+        if ufunc is None or folded is not None:
+            # A kernel or an expression may return a view of an input (reshape,
+            # transpose, a slice, identity): the input's buffer is no longer one only its
+            # own name holds, so no later step may write into it.
+            self.fresh.difference_update(step.inputs)
         if folded is None:
             self.materialize(step.inputs, indent)
             call = self.ufunc_call(step, kernel) if ufunc is not None else \

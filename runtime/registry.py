@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 from autograph_py.runtime import context, dtypes, recording
+from autograph_py.runtime.errors import OpError
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor
 
 _OPS = {}
@@ -104,6 +105,8 @@ def apply(name, inputs, attrs=None, op_name=None):
         else:
             result = opdef.kernel(*arrays)
     except (ValueError, TypeError, IndexError, ZeroDivisionError, FloatingPointError) as e:
+        if isinstance(e, OpError):  # from an op inside a graph the kernel ran: named there
+            raise
         raise type(e)(f"{opdef.name}: {e} (inputs: {describe_inputs(inputs)})") from None
     if opdef.num_outputs == 1:
         if type(result) is not np.ndarray:  # ufuncs give numpy scalars for 0-d inputs

@@ -122,8 +122,11 @@ class EagerTensor(Tensor):
     def __iter__(self):
         if self._value.ndim == 0:
             raise TypeError("iteration over a scalar (0-d) tensor")
-        for row in self._value:
-            yield EagerTensor(np.asarray(row), self._dtype)
+        for i, row in enumerate(self._value):
+            if context.state.tapes and self._dtype.is_floating:
+                yield self[i]  # an op, so recording tapes see where the row came from
+            else:
+                yield EagerTensor(np.asarray(row), self._dtype)
 
     def __reduce__(self):
         return EagerTensor, (self._value, self._dtype)

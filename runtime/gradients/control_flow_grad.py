@@ -150,6 +150,15 @@ register(OpDef("WhileGrad", _while_grad_kernel, lambda *inputs, output_specs, **
     output_specs), num_outputs=-1, needs_context=True))
 
 
+@register_gradient("WhileGrad")
+def _no_second_derivative(op, *grads):
+    # Without a rule a gradient reaching it would stop silently (None, or a sum missing
+    # this path): a wrong second derivative. Say so instead.
+    raise NotImplementedError(
+        "second derivatives through a staged `while` or `for` loop are not supported: "
+        f"{op.name} ({op.type}), the first derivative of a loop, has no gradient")
+
+
 def _while_grad(op, *grads):
     attrs = op.attrs
     num_vars = attrs["num_vars"]

@@ -1,0 +1,54 @@
+"""Repros a gradient review found (each a test where the oracle is the same computation
+run eagerly under a tape, as TensorFlow runs it): iterating an eager tensor under a tape
+records the rows; an op that fails inside a recorded call keeps its error; a second
+derivative through a staged loop is an error, not a silent None."""
+
+import numpy as np
+import pytest
+
+import autograph_py as ag
+
+
+def test_iterating_an_eager_tensor_under_a_tape_records_the_rows():
+    x = ag.constant([1.0, 2.0, 3.0], ag.float64)
+    with ag.GradientTape() as tape:
+        tape.watch(x)
+        s = ag.constant(0.0, ag.float64)
+        for e in x:
+            s = s + e * e
+    np.testing.assert_allclose(tape.gradient(s, x).numpy(), 2 * x.numpy())
+
+
+def test_a_failing_op_inside_a_recorded_call_keeps_its_error():
+    @ag.function
+    def f(x, i):
+        return ag.gather(x, i) * 2.0
+
+    x, i = ag.constant([1.0, 2.0]), ag.constant([5])
+    with pytest.raises(IndexError, match="GatherV2"):
+        f(x, i)
+    with ag.GradientTape() as tape:
+        tape.watch(x)
+        with pytest.raises(IndexError, match="GatherV2"):
+            f(x, i)
+
+
+def test_a_second_derivative_through_a_staged_loop_is_an_error_not_none():
+    def f(x, n):
+        s = x
+        i = 0
+        while i < n:
+            s = s * x
+            i += 1
+        return ag.reduce_sum(s)
+
+    x, n = ag.constant([0.5, -0.2], ag.float64), ag.constant(2)
+    with ag.GradientTape() as outer:
+        outer.watch(x)
+        with ag.GradientTape() as inner:
+            inner.watch(x)
+            y = ag.function(f)(x, n)
+        g = inner.gradient(y, x)
+    np.testing.assert_allclose(g.numpy(), 3 * x.numpy() ** 2)  # first derivative: fine
+    with pytest.raises(NotImplementedError, match="second derivatives through a staged"):
+        outer.gradient(g, x)
