@@ -295,11 +295,9 @@ class _Writer(ControlFlowWriter):
             self.joins.update(step.outputs)
         dead = set(step.frees) - self.scalars
         if op.type in IFS or op.type in WHILES:
-            if op.type in IFS:
-                self.inline_if(step, indent)
-            else:
+            if op.type in WHILES:
                 self.materialize(step.inputs, indent)
-                self.inline_while(step, indent)
+            (self.inline_if if op.type in IFS else self.inline_while)(step, indent)
             # An output may be an input passed through (a branch that returns it, a loop
             # that ran no iteration): neither is a buffer only one name holds any more.
             self.fresh.difference_update(step.inputs)

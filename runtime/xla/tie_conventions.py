@@ -45,26 +45,21 @@ def _absolute_jvp(primals, tangents):
     return absolute(x), dx * jnp.sign(x).astype(dx.dtype)
 
 
-@jax.custom_jvp
-def maximum(x, y):
-    return jnp.maximum(x, y)
+def _ties_to_first(fn, first_wins):
+    """`fn(x, y)` (an extreme of two) whose tangent is x's where `first_wins(x, y)`,
+    y's elsewhere: a tie's whole gradient goes to x."""
+    picked = jax.custom_jvp(fn)
+
+    @picked.defjvp
+    def _jvp(primals, tangents):
+        (x, y), (dx, dy) = primals, tangents
+        return picked(x, y), _select(first_wins(x, y), dx, dy)
+
+    return picked
 
 
-@maximum.defjvp
-def _maximum_jvp(primals, tangents):
-    (x, y), (dx, dy) = primals, tangents
-    return maximum(x, y), _select(x >= y, dx, dy)
-
-
-@jax.custom_jvp
-def minimum(x, y):
-    return jnp.minimum(x, y)
-
-
-@minimum.defjvp
-def _minimum_jvp(primals, tangents):
-    (x, y), (dx, dy) = primals, tangents
-    return minimum(x, y), _select(x <= y, dx, dy)
+maximum = _ties_to_first(jnp.maximum, jnp.greater_equal)
+minimum = _ties_to_first(jnp.minimum, jnp.less_equal)
 
 
 @jax.custom_jvp
