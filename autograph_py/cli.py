@@ -28,6 +28,7 @@ import traceback
 import autograph_py.cli_graph as cli_graph  # `from autograph_py import` would load the API
 from autograph_py import __version__
 from autograph_py.cli_convert import convert_text
+from autograph_py.cli_parallel import default_jobs
 from autograph_py.cli_output import prepare_outputs, write_output
 from autograph_py.cli_render import Problem
 from autograph_py.cli_source import UsageError, read_input, split_lines
@@ -76,10 +77,23 @@ def build_parser():
                        help="print nothing but problems; the exit status tells")
     where.add_argument("--diff", action="store_true",
                        help="print a unified diff of each file against its conversion")
+    convert.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
+                         help="convert a large file's functions in up to N processes "
+                              "(default: one per CPU core; the output is the same)")
     convert.add_argument("--debug", action="store_true",
                          help="show Python tracebacks with error messages")
     cli_graph.add_parser(commands)
     return parser
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of processes, got {text!r}")
+    return value
 
 
 class _Reporter:
@@ -122,8 +136,9 @@ def _convert(args):
         except (UsageError, OSError) as e:
             reporter.report(str(e), USAGE, e)
             return reporter.status
+    jobs = default_jobs() if args.jobs is None else args.jobs
     converted = [(result, destination) for result, destination in
-                 zip((_convert_one(arg, args.functions, reporter) for arg in args.files),
+                 zip((_convert_one(arg, args.functions, reporter, jobs) for arg in args.files),
                      destinations) if result is not None]
     if args.functions:
         _report_unknown_functions(args.functions, [r for r, _ in converted], reporter)
@@ -152,11 +167,11 @@ def _graph(args):
     return reporter.status
 
 
-def _convert_one(arg, functions, reporter):
+def _convert_one(arg, functions, reporter, jobs=1):
     """The `Result` for one input argument, or None when nothing could be converted."""
     try:
         name, text = read_input(arg)
-        result = convert_text(text, name, functions)
+        result = convert_text(text, name, functions, jobs)
     except UsageError as e:
         reporter.report(str(e), USAGE, e)
         return None

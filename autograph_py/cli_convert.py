@@ -1,6 +1,6 @@
 """Converting one file's text, statically, for the command line.
 
-Contract of `convert_text(text, name, functions=None) -> Result`:
+Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
 - `text` is parsed, never imported, compiled to bytecode or run. A syntax error, a
   file that already uses the reserved name `ag__`, or one nested deeper than
   `cli_limits.MAX_DEPTH` raises `ConversionError`.
@@ -18,6 +18,8 @@ Contract of `convert_text(text, name, functions=None) -> Result`:
   written; each of the latter is a `ConversionError` in `Result.problems`, as is each
   function the command does not try (`cli_skipped`: async, in a nested class, under a
   module-level `if`). Generators stay as written with a line in `Result.notes`.
+  With `jobs` > 1 a large file's functions are converted in up to that many processes
+  (`cli_parallel`, forked: only for the command line); the result is the same.
 - With `functions` (names `f` or `Class.method`): `Result.output` is those functions
   converted and printed as `to_code` prints them (no decorators, no import),
   `Result.original` their source as written; `Result.names` every
@@ -34,6 +36,7 @@ import gast
 
 from autograph_py.cli_keep import keep_users_text, same_tree, string_continuation_lines
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
+from autograph_py.cli_parallel import map_forked
 from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
 from autograph_py.converters import parser, pipeline
@@ -55,20 +58,20 @@ class Result:
     notes: list = dataclasses.field(default_factory=list)  # `file:line: note: ...` lines
 
 
-def convert_text(text, name, functions=None):
+def convert_text(text, name, functions=None, jobs=1):
     # Conversion builds many small trees that live until the output is written: the
     # cyclic garbage collector finds nothing to free there and costs ~15% of the time.
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
         with deep_recursion():
-            return _convert_text(text, name, functions)
+            return _convert_text(text, name, functions, jobs)
     finally:
         if gc_was_enabled:
             gc.enable()
 
 
-def _convert_text(text, name, functions):
+def _convert_text(text, name, functions, jobs):
     try:
         module = parser.parse_module(text, name)
     except (RecursionError, MemoryError):
@@ -78,7 +81,7 @@ def _convert_text(text, name, functions):
     _reject_reserved_name(check_depth(module, name), name)
     ctx = ConversionContext(filename=name, recursive=True)
     if functions is None:
-        return _convert_file(text, module, name, ctx)
+        return _convert_file(text, module, name, ctx, jobs)
     return _convert_selected(text, module, name, ctx, functions)
 
 
@@ -119,51 +122,69 @@ def first_line(node):
     return min([node.lineno] + [d.lineno for d in getattr(node, "decorator_list", [])])
 
 
-def _convert_file(text, module, name, ctx):
-    converted, errors = pipeline.convert_module(module, ctx)
+def _convert_file(text, module, name, ctx, jobs):
     lines = split_lines(text)
-    text_lines = [line.rstrip("\r\n") for line in lines]
-    newline = newline_of(text)
-    edits = []
-    problems = {id(e): e for e in errors}  # each replaced by one naming its function
-    notes = []
-    pairs = zip(function_definitions(module), function_definitions(converted))
-    for (qualname, old), (_, new) in pairs:
-        first, last = first_line(old), old.end_lineno
-        failures = [e for e in errors if first <= e.lineno <= last]
-        # A function that converted yields nowhere in its own body (`unsupported` would
-        # have refused it): only the others need the walk that looks.
-        if (failures or is_do_not_convert(old)) and is_generator(old):
-            notes.append(generator_note(old, qualname, name))
-            for e in failures:
-                del problems[id(e)]
-            continue
-        for e in failures:
-            problems[id(e)] = ConversionError(f"{e.message}; {qualname}() is left as written",
-                                              e.filename, e.lineno, e.col_offset)
-        # A function conversion did not change is left exactly as written (comments and
-        # formatting included), so --diff shows only real changes.
-        if failures or is_do_not_convert(old) or same_tree(old, new):
-            continue
-        indent = re.match(r"[ \t]*", lines[old.lineno - 1]).group()
-        try:
-            edits.append((first - 1, last, _render(old, new, text_lines, indent, newline)))
-        except SyntaxError as e:
-            # The printed conversion is beyond Python's own limits (each `not` or `and`
-            # becomes a call: 200 nested parentheses); Python could not import it.
-            problems[id(e)] = ConversionError(
-                f"converted, this function exceeds what Python's parser accepts ({e.msg}); "
-                f"split the expression, e.g. with intermediate variables; {qualname}() is "
-                "left as written", name, old.lineno)
+    file = _File(name, ctx, [line.rstrip("\r\n") for line in lines], newline_of(text))
+    definitions = list(function_definitions(module))
+    outcomes = map_forked(file.outcome, definitions, jobs,
+                          [node.end_lineno - first_line(node) + 1 for _, node in definitions])
+    edits = [edit for edit, _, _ in outcomes if edit is not None]
     if edits:  # a file with nothing converted needs no runtime import
-        edits.append(_import_edit(module, lines, newline))
+        edits.append(_import_edit(module, lines, file.newline))
     # Applied bottom-up so earlier line numbers stay valid; at equal starts the function
     # is replaced before the import is inserted in front of it.
     for start, end, replacement in sorted(edits, key=lambda e: e[:2], reverse=True):
         lines[start:end] = [replacement]
-    reported = sorted([*problems.values(), *skipped_functions(module, name)],
-                      key=lambda e: e.lineno)
+    problems = [problem for _, problem, _ in outcomes if problem is not None]
+    reported = sorted([*problems, *skipped_functions(module, name)], key=lambda e: e.lineno)
+    notes = [note for _, _, note in outcomes if note is not None]
     return Result(name, text, "".join(lines), reported, notes=notes)
+
+
+@dataclasses.dataclass
+class _File:
+    """What converting one function of a file needs: its conversion is independent of
+    the others' (`cli_parallel` may run it in another process)."""
+    name: str
+    ctx: ConversionContext
+    text_lines: list  # the file's lines without their endings
+    newline: str
+
+    def outcome(self, definition):
+        """(edit or None, ConversionError or None, note or None) for one function: the
+        edit `(first index, end index, text)` replaces its lines by its conversion."""
+        qualname, old = definition
+        problem = None
+        if not is_do_not_convert(old):
+            try:
+                new = pipeline.convert_file_function(old, self.ctx)
+            except ConversionError as e:
+                problem = ConversionError(f"{e.message}; {qualname}() is left as written",
+                                          e.filename, e.lineno, e.col_offset)
+            else:
+                # A function conversion did not change is left exactly as written
+                # (comments and formatting included), so --diff shows only real changes.
+                if same_tree(old, new):
+                    return None, None, None
+                return self._edit(qualname, old, new)
+        # A function that converted yields nowhere in its own body (`unsupported` would
+        # have refused it): only the others need the walk that looks.
+        if is_generator(old):
+            return None, None, generator_note(old, qualname, self.name)
+        return None, problem, None
+
+    def _edit(self, qualname, old, new):
+        indent = re.match(r"[ \t]*", self.text_lines[old.lineno - 1]).group()
+        try:
+            text = _render(old, new, self.text_lines, indent, self.newline)
+        except SyntaxError as e:
+            # The printed conversion is beyond Python's own limits (each `not` or `and`
+            # becomes a call: 200 nested parentheses); Python could not import it.
+            return None, ConversionError(
+                f"converted, this function exceeds what Python's parser accepts ({e.msg}); "
+                f"split the expression, e.g. with intermediate variables; {qualname}() is "
+                "left as written", self.name, old.lineno), None
+        return (first_line(old) - 1, old.end_lineno, text), None, None
 
 
 def _import_edit(module, lines, newline):

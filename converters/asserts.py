@@ -7,7 +7,7 @@ this pass no `assert` statement remains.
 import ast
 
 import gast
-from autograph_py.converters import templates
+from autograph_py.converters import census, templates
 from autograph_py.converters.transformer import Transformer
 
 
@@ -22,4 +22,6 @@ class AssertTransformer(Transformer):
 
 
 def transform(node, ctx):
+    if not census.may_hold(ctx, (gast.Assert,)):
+        return node
     return AssertTransformer(ctx).visit(node)

@@ -12,7 +12,7 @@ Loops are handled innermost first, and an inner loop's `else` leaves it before t
 enclosing loop is lowered: a `break` there belongs to the enclosing loop.
 """
 import gast
-from autograph_py.converters import anno, templates
+from autograph_py.converters import anno, census, templates
 from autograph_py.converters.jumps import JumpLowering, find_jumps, negate
 from autograph_py.converters.transformer import Transformer
 
@@ -48,4 +48,6 @@ class BreakTransformer(Transformer):
 
 
 def transform(node, ctx):
+    if not (census.may_hold(ctx, (gast.Break,)) or ctx.census.loop_else):
+        return node
     return BreakTransformer(ctx).visit(node)

@@ -10,11 +10,18 @@ unsupported), but only for constructs that no earlier pass generates, since the 
 does not follow the passes' changes: `unsupported` (yield, await, async),
 `conditional_expressions` (ternaries) and `lists` (`.append`, `.pop`), which no
 template of the passes before them contains, and `lazy_operands` (`nonlocal`, `:=`,
-which only `lists` makes before it, from a `.pop`). Without a census (`ctx.census` None, as
-when a test runs one converter alone) a converter always runs.
+which only `lists` makes before it, from a `.pop`); likewise `functions` (nested classes,
+`do_not_convert`), `directives` (`set_loop_options`, `set_element_type`), `asserts`,
+`break_statements` (and loop `else` clauses, which it moves out of their loops) and
+`continue_statements`. `logical` tells whether the user wrote a
+boolean operator, a `not`, a comparison chain or an `in`: `logical_expressions` runs
+when one was written or when a jump was lowered to a flag (whose tests are `not flag`).
+Without a census (`ctx.census` None, as when a test runs one converter alone) a
+converter always runs.
 """
 import dataclasses
 
+import gast
 from autograph_py.converters import naming, traversal
 
 
@@ -23,20 +30,45 @@ class Census:
     identifiers: frozenset
     kinds: frozenset
     attributes: frozenset
+    logical: bool = True
+    loop_else: bool = True  # whether a loop has an `else` clause
 
     @classmethod
     def of(cls, tree):
         identifiers, kinds, attributes = set(), set(), set()
+        logical = loop_else = False
         for node in traversal.walk(tree):
             kinds.add(node.__class__)
             identifiers.update(naming.identifiers(node))
             attribute = node.__dict__.get('attr')
             if attribute is not None:
                 attributes.add(attribute)
-        return cls(frozenset(identifiers), frozenset(kinds), frozenset(attributes))
+            if not logical:
+                logical = _is_logical(node)
+            if not loop_else and isinstance(node, _LOOPS):
+                loop_else = bool(node.orelse)
+        return cls(frozenset(identifiers), frozenset(kinds), frozenset(attributes), logical,
+                   loop_else)
 
     def has_any(self, kinds):
         return not self.kinds.isdisjoint(kinds)
+
+    def mentions(self, name):
+        """Whether `name` appears as an identifier or an attribute name."""
+        return name in self.identifiers or name in self.attributes
+
+
+_LOOPS = (gast.For, gast.AsyncFor, gast.While)
+
+
+def _is_logical(node):
+    """Whether `node` is what `logical_expressions` rewrites."""
+    if isinstance(node, gast.BoolOp):
+        return True
+    if isinstance(node, gast.UnaryOp):
+        return isinstance(node.op, gast.Not)
+    return isinstance(node, gast.Compare) and (
+        len(node.ops) > 1 or isinstance(node.ops[0], (gast.In, gast.NotIn)))
 
 
 def may_hold(ctx, kinds=(), attributes=()):
@@ -45,3 +77,9 @@ def may_hold(ctx, kinds=(), attributes=()):
     census = ctx.census
     return census is None or census.has_any(kinds) or not census.attributes.isdisjoint(
         attributes)
+
+
+def mentions(ctx, *names):
+    """Whether the function being converted names one of `names` (always, without a
+    census)."""
+    return ctx.census is None or any(ctx.census.mentions(name) for name in names)

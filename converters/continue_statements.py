@@ -7,7 +7,7 @@ without a flag. Other cases set `continue_ = True` (reset at the top of the body
 guard the statements a `continue` skips with `if not continue_:`.
 """
 import gast
-from autograph_py.converters import templates
+from autograph_py.converters import census, templates
 from autograph_py.converters.jumps import JumpLowering, find_jumps
 from autograph_py.converters.transformer import Transformer
 
@@ -38,4 +38,6 @@ class ContinueTransformer(Transformer):
 
 
 def transform(node, ctx):
+    if not census.may_hold(ctx, (gast.Continue,)):
+        return node
     return ContinueTransformer(ctx).visit(node)

@@ -8,7 +8,7 @@ A statement `set_element_type(l, ...)` becomes `l = ag__.set_element_type(l, ...
 the operator can rebind the list it marks; its first argument must be a name.
 """
 import gast
-from autograph_py.converters import anno
+from autograph_py.converters import anno, census
 from autograph_py.converters.transformer import Transformer
 
 DIRECTIVE = 'set_loop_options'
@@ -56,4 +56,6 @@ class DirectivesTransformer(Transformer):
 
 
 def transform(node, ctx):
+    if not census.mentions(ctx, DIRECTIVE, ELEMENT_TYPE):
+        return node
     return DirectivesTransformer(ctx).visit(node)

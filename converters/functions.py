@@ -8,7 +8,7 @@ defined inside functions (their bodies are not function scopes) are annotated
 `Basic.SKIP_PROCESSING`.
 """
 import gast
-from autograph_py.converters import anno
+from autograph_py.converters import anno, census
 from autograph_py.converters.transformer import Transformer
 
 DO_NOT_CONVERT = 'do_not_convert'
@@ -39,4 +39,6 @@ class FunctionTransformer(Transformer):
 
 
 def transform(node, ctx):
+    if not (census.may_hold(ctx, (gast.ClassDef,)) or census.mentions(ctx, DO_NOT_CONVERT)):
+        return node
     return FunctionTransformer(ctx).visit(node)

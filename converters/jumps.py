@@ -24,20 +24,20 @@ _LOOPS = (gast.For, gast.AsyncFor, gast.While)
 
 
 def find_jumps(nodes, jump_type, enter_loops):
-    """The jump statements of `jump_type` that belong to this level of code."""
+    """The jump statements of `jump_type` that belong to this level of code, in the
+    order they are written."""
     found = []
-
-    def walk(node):
+    # A stack, not a recursive closure: a closure calling itself is a reference cycle,
+    # which keeps what it saw alive until the cyclic garbage collector runs.
+    todo = list(reversed(nodes)) if isinstance(nodes, list) else [nodes]
+    while todo:
+        node = todo.pop()
         if isinstance(node, jump_type):
             found.append(node)
         if isinstance(node, _SCOPES) or (isinstance(node, _LOOPS) and not enter_loops):
-            return
-        for child in traversal.children(node):
-            if isinstance(child, traversal.BLOCK_ITEMS):  # a jump is a statement
-                walk(child)
-
-    for node in nodes if isinstance(nodes, list) else [nodes]:
-        walk(node)
+            continue
+        todo += reversed([child for child in traversal.children(node)
+                          if isinstance(child, traversal.BLOCK_ITEMS)])  # jumps are statements
     return found
 
 

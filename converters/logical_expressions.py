@@ -121,5 +121,16 @@ class LogicalExpressionTransformer(Transformer):
         return call
 
 
+# The flags lowered jumps leave, whose loop tests and guards are `not flag`.
+_JUMP_FLAGS = ('break flag', 'continue flag', 'return flag')
+
+
 def transform(node, ctx):
+    # Nothing to rewrite unless the user wrote a boolean operator, `not`, a chain or an
+    # `in` (the census tells), or a jump was lowered: to a flag, or (a `continue` ending
+    # a branch) by negating its `if`'s test.
+    census = ctx.census
+    if census is not None and not census.logical and not census.has_any(
+            (gast.Continue,)) and not any(ctx.namer.invented(m) for m in _JUMP_FLAGS):
+        return node
     return LogicalExpressionTransformer(ctx, _test_functions(node)).visit(node)

@@ -64,6 +64,10 @@ class Namer:
             self._meanings[name] = meaning
         return name
 
+    def invented(self, meaning):
+        """Whether a symbol meaning `meaning` was handed out."""
+        return meaning in self._meanings.values()
+
     def label(self, symbol):
         """How generated calls name `symbol` (a str) to the runtime, for its messages."""
         meaning = self._meanings.get(symbol)

@@ -5,6 +5,7 @@
 ones it cannot convert instead of failing; `to_source(node)` prints a tree.
 """
 import ast
+import copy
 import dataclasses
 
 import gast
@@ -89,22 +90,27 @@ def _functions_of(module):
                 yield body, i
 
 
+def convert_file_function(node, ctx):
+    """The converted copy of a file's function (or method), decorators kept: what
+    `convert_module` puts in its place. Raises ConversionError."""
+    undecorated = copy.copy(node)  # decorators would apply to the conversion twice
+    undecorated.decorator_list = []
+    converted = _convert_in_place(copy_tree(undecorated), ctx)
+    converted.decorator_list = copy_tree(node.decorator_list)
+    return converted
+
+
 def convert_module(module, ctx):
     """(converted module, [ConversionError]); unconvertible functions stay as they are."""
     original, module = module, copy_tree(module)
     problems = []
     for (body, i), (original_body, _) in zip(_functions_of(module), _functions_of(original)):
-        node = body[i]
-        if functions.is_do_not_convert(node):
+        if functions.is_do_not_convert(body[i]):
             continue
-        decorators, node.decorator_list = node.decorator_list, []
         try:
-            converted = _convert_in_place(node, ctx)
+            body[i] = convert_file_function(original_body[i], ctx)
         except ConversionError as e:
             problems.append(e)
-            converted = copy_tree(original_body[i])  # `node` may be half converted
-        converted.decorator_list = decorators
-        body[i] = converted
     return module, problems
 
 

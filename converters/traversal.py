@@ -173,7 +173,10 @@ class NodeTransformer(gast.NodeTransformer):
         fields = node.__dict__
         entries = self._entries
         visit = self.visit
-        for field in self._fields.get(node.__class__) or self._fields_of(node.__class__):
+        fields_entering_it = self._fields.get(node.__class__)
+        if fields_entering_it is None:  # (an empty tuple is a known answer too)
+            fields_entering_it = self._fields_of(node.__class__)
+        for field in fields_entering_it:
             old = fields.get(field)
             if old.__class__ is list:
                 new = None  # the rebuilt list, from the first changed child on

@@ -19,4 +19,6 @@ def resolve(node):
     graphs = cfg.build_all(node, memo)
     liveness.resolve(graphs)
     reaching_definitions.resolve(graphs)
+    for graph in graphs:
+        graph.release()
     return node

@@ -60,6 +60,13 @@ class Graph:
                 for node in self.nodes
                 if node is not self.entry and node is not self.exit}
 
+    def release(self):
+        """Unlink the nodes, once the analyses are done: their links are cycles, which
+        only the cyclic garbage collector frees, with the whole tree the nodes hold."""
+        for node in self.nodes:
+            node.next = node.prev = None
+        self.__dict__.clear()
+
     def connect(self, a, b):
         a.next.add(b)
         b.prev.add(a)
