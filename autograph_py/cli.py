@@ -28,8 +28,8 @@ import traceback
 import autograph_py.cli_graph as cli_graph  # `from autograph_py import` would load the API
 from autograph_py import __version__
 from autograph_py.cli_convert import convert_text
-from autograph_py.cli_parallel import default_jobs
 from autograph_py.cli_output import prepare_outputs, write_output
+from autograph_py.cli_parallel import default_jobs
 from autograph_py.cli_render import Problem
 from autograph_py.cli_source import UsageError, read_input, split_lines
 from autograph_py.converters.errors import ConversionError

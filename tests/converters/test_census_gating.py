@@ -8,11 +8,12 @@ import pathlib
 
 import gast
 import pytest
-from autograph_py.cli_convert import convert_text
 from autograph_py.converters import parser, pipeline
 from autograph_py.converters.census import Census
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
+
+from autograph_py.cli_convert import convert_text
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = sorted([*ROOT.glob("converters/**/*.py"), ROOT / "tests/converters/corpus.py",
