@@ -29,7 +29,7 @@ import gast
 
 from autograph_py.cli_positions import unparse_with_positions
 from autograph_py.converters import traversal
-from autograph_py.converters.gast_ast import gast_to_ast
+from autograph_py.converters.gast_printer import printable
 
 _BLOCKS = ("body", "orelse", "finalbody")
 # Nesting that Python's parser surely accepts: half of its tokenizer's limits (200
@@ -40,7 +40,7 @@ _SURELY_PARSED_BLOCKS = 50
 
 
 def keep_users_text(old, new, lines, indent):
-    printed_tree = gast_to_ast(new)
+    printed_tree = printable(new)
     printed, spans, (brackets, blocks) = unparse_with_positions(printed_tree)
     if brackets > _SURELY_PARSED_BRACKETS or blocks > _SURELY_PARSED_BLOCKS:
         ast.parse(printed)  # near Python's limits: its parser tells (SyntaxError)

@@ -1,8 +1,10 @@
 """`ast.unparse`, telling where each statement was printed, for `cli_keep`.
 
-Contract of `unparse_with_positions(tree) -> (text, spans, depth)`: `text` is exactly
-`ast.unparse(tree)` (which needs `fix_missing_locations` first; this does not, unless
-`tree` is a module with `# type: ignore` comments); `spans` maps `id(stmt)` of every
+Contract of `unparse_with_positions(tree) -> (text, spans, depth)`: `tree` is what
+`gast_printer.printable` makes of a gast tree (the tree itself, or its `ast` translation
+where gast cannot be printed directly); `text` is exactly `ast.unparse` of it (which
+needs `fix_missing_locations` first; this does not, unless `tree` is a module with
+`# type: ignore` comments); `spans` maps `id(stmt)` of every
 statement of `tree` to `(first line, last line, column)` in `text` (lines from 1): what
 `ast.parse(text)` would say of the statement printed from it (its first decorator's
 line for a definition, the `elif` line for an `if` printed as `elif`, whose last line
@@ -12,15 +14,17 @@ brackets and of blocks in `text`, the two things Python's tokenizer limits (200 
 Parsing the printed function again to learn these was a tenth of `autograph convert`.
 
 It extends the standard library's printer (`ast._Unparser`, private but the code of
-`ast.unparse` since Python 3.9): every line it starts goes through `fill` (after a
+`ast.unparse` since Python 3.9; `gast_printer.Printer`, the same reading gast): every line it starts goes through `fill` (after a
 separate "\\n" piece) at the current indentation, and the only statements it prints
 without `traverse` are docstrings and `elif` branches, both handled here.
 """
 
 import ast
 
+from autograph_py.converters.gast_printer import If, Printer
 
-class _PositionUnparser(ast._Unparser):
+
+class _PositionUnparser(Printer):
     def __init__(self, **options):  # f-strings print their parts with a new printer
         super().__init__(**options)
         # (id(stmt), index in `_source` of its first piece, of the piece after its last,
@@ -56,7 +60,7 @@ class _PositionUnparser(ast._Unparser):
 
     def _statement(self, visit, node):
         """Print statement `node` with the printer's `visit` method for it."""
-        if not isinstance(node, ast.If):
+        if not isinstance(node, If):
             # Most statements: no `elif` chain to follow (only an `if` prints one).
             first, column = len(self._source), self._indent * 4
             visit(self, node)
@@ -64,7 +68,7 @@ class _PositionUnparser(ast._Unparser):
             return
         chain = []
         inner = node
-        while len(inner.orelse) == 1 and isinstance(inner.orelse[0], ast.If):
+        while len(inner.orelse) == 1 and isinstance(inner.orelse[0], If):
             inner = inner.orelse[0]
             chain.append(inner)
         self._elif_chains.append(iter(chain))
@@ -87,9 +91,10 @@ class _PositionUnparser(ast._Unparser):
                 len(self._source) - 1, self._indent * 4)
 
     def get_type_comment(self, node):
-        # The base reads `node.lineno` to find a module's `# type: ignore` lines: without
-        # any (a function printed alone), the tree needs no locations at all.
-        if self._type_ignores:
+        # The standard printer reads `node.lineno` to find a module's `# type: ignore`
+        # lines: without any (a function printed alone), the tree needs no locations at
+        # all. The gast printer never reads one.
+        if self._type_ignores or Printer is not ast._Unparser:
             return super().get_type_comment(node)
         return None if node.type_comment is None else f" # type: {node.type_comment}"
 
@@ -130,10 +135,10 @@ def _recording(visit):
 
 # Only statements are intercepted (their visit methods): expressions, nine nodes in ten,
 # print at the standard library's speed.
-for _name, _visit in vars(ast._Unparser).items():
+for _name in dir(Printer):
     if (_name.startswith("visit_") and isinstance(getattr(ast, _name[6:], None), type) and
             issubclass(getattr(ast, _name[6:]), ast.stmt)):
-        setattr(_PositionUnparser, _name, _recording(_visit))
+        setattr(_PositionUnparser, _name, _recording(getattr(Printer, _name)))
 
 
 def unparse_with_positions(tree):

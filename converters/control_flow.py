@@ -487,7 +487,20 @@ class ControlFlowTransformer(Transformer):
         return self._undefined(plan) + defs + body_def + call
 
 
+_STAGED = (gast.If, gast.For, gast.While)
+
+
+def may_change(node):
+    """Whether this pass has anything to do in `node`: an `if`, `for` or `while` to
+    stage, or a name an earlier pass bound to an Undefined whose loads to mark. Both are
+    found among statements, so this walk (unlike the analyses) skips expressions."""
+    return any(isinstance(stmt, _STAGED) for stmt in traversal.block_items(node)) or any(
+        _sentinel_names(f) for f in traversal.block_items(node) if isinstance(f, _FUNCTIONS))
+
+
 def transform(node, ctx):
+    if not may_change(node):
+        return node
     analysis.resolve(node)
     planner = _Planner(node)
     planner.visit(node)

@@ -4,7 +4,6 @@
 `convert_module(module, ctx)` converts every function of a parsed file, reporting the
 ones it cannot convert instead of failing; `to_source(node)` prints a tree.
 """
-import ast
 import copy
 import dataclasses
 
@@ -18,6 +17,7 @@ from autograph_py.converters import (
     control_flow,
     directives,
     functions,
+    gast_printer,
     lazy_operands,
     lists,
     logical_expressions,
@@ -28,7 +28,6 @@ from autograph_py.converters import (
 from autograph_py.converters.census import Census
 from autograph_py.converters.copier import copy_tree
 from autograph_py.converters.errors import ConversionError
-from autograph_py.converters.gast_ast import fix_missing_locations, gast_to_ast
 from autograph_py.converters.naming import Namer
 from autograph_py.converters.transformer import locate_from_ancestors
 
@@ -118,5 +117,4 @@ def to_source(node):
     """Python source of a gast node (or list of statements)."""
     if isinstance(node, list):
         return '\n'.join(to_source(n) for n in node)
-    # ast.unparse reads lineno (for type comments), so give bare template nodes one.
-    return ast.unparse(fix_missing_locations(gast_to_ast(node)))
+    return gast_printer.to_source(node)
