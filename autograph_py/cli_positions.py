@@ -14,9 +14,10 @@ brackets and of blocks in `text`, the two things Python's tokenizer limits (200 
 Parsing the printed function again to learn these was a tenth of `autograph convert`.
 
 It extends the standard library's printer (`ast._Unparser`, private but the code of
-`ast.unparse` since Python 3.9; `gast_printer.Printer`, the same reading gast): every line it starts goes through `fill` (after a
-separate "\\n" piece) at the current indentation, and the only statements it prints
-without `traverse` are docstrings and `elif` branches, both handled here.
+`ast.unparse` since Python 3.9; `gast_printer.Printer`, the same reading gast): every
+line it starts goes through `fill` (after a separate "\\n" piece) at the current
+indentation, and the only statements it prints without `traverse` are docstrings and
+`elif` branches, both handled here.
 """
 
 import ast

@@ -38,15 +38,19 @@ class Census:
         identifiers, kinds, attributes = set(), set(), set()
         logical = loop_else = False
         for node in traversal.walk(tree):
-            kinds.add(node.__class__)
-            identifiers.update(naming.identifiers(node))
-            attribute = node.__dict__.get('attr')
-            if attribute is not None:
-                attributes.add(attribute)
-            if not logical:
-                logical = _is_logical(node)
-            if not loop_else and isinstance(node, _LOOPS):
-                loop_else = bool(node.orelse)
+            node_class = node.__class__
+            kinds.add(node_class)
+            # Names and attributes first: most nodes with anything to count are one.
+            if node_class is gast.Name:
+                identifiers.add(node.id)
+            elif node_class is gast.Attribute:
+                attributes.add(node.attr)
+            elif node_class in _LOGICAL:
+                logical = logical or _is_logical(node)
+            elif node_class in _LOOPS:
+                loop_else = loop_else or bool(node.orelse)
+            elif node_class in _BINDING:
+                identifiers.update(naming.identifiers(node))
         return cls(frozenset(identifiers), frozenset(kinds), frozenset(attributes), logical,
                    loop_else)
 
@@ -59,6 +63,10 @@ class Census:
 
 
 _LOOPS = (gast.For, gast.AsyncFor, gast.While)
+_LOGICAL = (gast.BoolOp, gast.UnaryOp, gast.Compare)
+# Nodes other than Name with identifiers of their own (`naming.identifiers`).
+_BINDING = (gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef, gast.Global,
+            gast.Nonlocal, gast.alias, gast.ExceptHandler)
 
 
 def _is_logical(node):

@@ -11,9 +11,10 @@ annotation) is shared rather than copied, as CPython's parser shares them: conve
 replace a node's context, never change one.
 """
 import gast
-from autograph_py.converters import anno
+from autograph_py.converters import anno, traversal
 
 _AST = gast.AST
+_COPIERS = {}  # node class -> its compiled copy function (`_compile`)
 
 
 def copy_tree(node):
@@ -21,15 +22,40 @@ def copy_tree(node):
         return [copy_tree(n) for n in node]
     if not isinstance(node, _AST) or not node.__dict__:
         return node  # str, int, None, ...: immutable leaves; an empty node
-    new = node.__class__.__new__(node.__class__)
-    fields = new.__dict__
-    for key, value in node.__dict__.items():
-        if key == anno.ATTR:
-            value = {k: _copy_value(v) for k, v in value.items()}
-        elif isinstance(value, (_AST, list)):
-            value = copy_tree(value)
-        fields[key] = value
-    return new
+    return (_COPIERS.get(node.__class__) or _compile(node.__class__))(node)
+
+
+def _compile(node_class):
+    """The copy function of `node_class` nodes: every entry of the node's `__dict__`
+    taken over at once, then the fields that may hold nodes (`traversal.child_fields`)
+    copied one after the other, other lists (`Global.names`, `Compare.ops`) renewed,
+    and the annotations copied. (A loop over the entries, testing each value, was most
+    of a conversion's copying.)"""
+    children = traversal.child_fields(node_class)
+    lists = [f for f in node_class._fields if f not in children]
+    lines = ['def copy(node):', '    new = new_node(node_class)', '    fields = new.__dict__',
+             '    fields.update(node.__dict__)']
+    for field in children:
+        lines += [f'    value = fields.get({field!r})',
+                  '    if value.__class__ is list:',
+                  f'        fields[{field!r}] = [copy_tree(v) for v in value]',
+                  '    elif isinstance(value, AST) and value.__dict__:',
+                  f'        fields[{field!r}] = (copiers.get(value.__class__) or'
+                  ' compile_copier(value.__class__))(value)']
+    for field in lists:
+        lines += [f'    value = fields.get({field!r})',
+                  '    if value.__class__ is list:',
+                  f'        fields[{field!r}] = list(value)']
+    lines += ['    annotations = fields.get(ANNOTATIONS)',
+              '    if annotations is not None:',
+              '        fields[ANNOTATIONS] = {k: copy_value(v) for k, v in annotations.items()}',
+              '    return new']
+    namespace = {'new_node': node_class.__new__, 'node_class': node_class, 'AST': _AST,
+                 'copy_tree': copy_tree, 'copiers': _COPIERS, 'compile_copier': _compile,
+                 'ANNOTATIONS': anno.ATTR, 'copy_value': _copy_value}
+    exec('\n'.join(lines), namespace)  # noqa: S102  (our own text)
+    copier = _COPIERS[node_class] = namespace['copy']
+    return copier
 
 
 def _copy_value(value):

@@ -1,7 +1,8 @@
 """Passes the census lets skip (nothing for them to do), and control flow skipping a
 function without a statement to stage, change nothing: every function of real files
-converts to the same code, and fails with the same errors, as when every pass runs; and conversion leaves no reference cycles behind (the cyclic garbage collector
-found the whole converted tree in them, a third of a file's conversion time)."""
+converts to the same code, and fails with the same errors, as when every pass runs;
+and conversion leaves no reference cycles behind (the cyclic garbage collector found the
+whole converted tree in them, a third of a file's conversion time)."""
 import dataclasses
 import gc
 import pathlib
