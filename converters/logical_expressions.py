@@ -73,10 +73,14 @@ class LogicalExpressionTransformer(Transformer):
         self._tests = set()  # ids of the expressions whose value is only tested for truth
 
     def visit_FunctionDef(self, node):
+        self.mark_test_returns(node)
+        return self.generic_visit(node)
+
+    def mark_test_returns(self, node):
+        """Marks the values a loop's test function returns as tests."""
         if node.name in self._test_functions:
             self._tests.update(id(s.value) for s in node.body
                                if isinstance(s, gast.Return) and s.value is not None)
-        return self.generic_visit(node)
 
     def visit_Call(self, node):
         # Marked before the arguments are visited, as a test function's return before
@@ -125,12 +129,53 @@ class LogicalExpressionTransformer(Transformer):
 _JUMP_FLAGS = ('break flag', 'continue flag', 'return flag')
 
 
+class _GeneratedTests(Transformer):
+    """Rewrites what lowering jumps generated, when the user wrote nothing to rewrite:
+    then the only boolean operators and `not`s are in the tests control flow made
+    (`not flag`, `not break_ and test`), which are the condition of an operator call
+    statement (`ag__.if_stmt(test, ...)`) or the value a loop's test function returns.
+    Only statements are walked (the largest tree of the pipeline, mostly expressions
+    with nothing to rewrite); those tests are rewritten by `expressions`."""
+
+    def __init__(self, ctx, expressions):
+        super().__init__(ctx)
+        self.expressions = expressions  # a LogicalExpressionTransformer
+        self._tests = expressions._tests  # shared: what it marks, this one reads
+
+    def visit_FunctionDef(self, node):
+        self.expressions.mark_test_returns(node)
+        return self.generic_visit(node)
+
+    def visit_Return(self, node):
+        if node.value is not None and id(node.value) in self._tests:
+            node.value = self.expressions.visit(node.value)
+        return node
+
+    def visit_Expr(self, node):
+        call = node.value
+        condition = _operator_arg(call, _CONDITION_ARG)
+        if condition is not None:
+            self._tests.add(id(condition))
+            call.args[_CONDITION_ARG[call.func.attr]] = self.expressions.visit(condition)
+        function = _operator_arg(call, _TEST_FUNCTION_ARG)
+        if isinstance(function, gast.Lambda):
+            self._tests.add(id(function.body))
+            function.body = self.expressions.visit(function.body)
+        return node
+
+
+# The flags lowered jumps leave, whose loop tests and guards are `not flag`.
+_JUMP_FLAGS = ('break flag', 'continue flag', 'return flag')
+
+
 def transform(node, ctx):
     # Nothing to rewrite unless the user wrote a boolean operator, `not`, a chain or an
     # `in` (the census tells), or a jump was lowered: to a flag, or (a `continue` ending
     # a branch) by negating its `if`'s test.
     census = ctx.census
-    if census is not None and not census.logical and not census.has_any(
-            (gast.Continue,)) and not any(ctx.namer.invented(m) for m in _JUMP_FLAGS):
-        return node
-    return LogicalExpressionTransformer(ctx, _test_functions(node)).visit(node)
+    expressions = LogicalExpressionTransformer(ctx, _test_functions(node))
+    if census is None or census.logical:
+        return expressions.visit(node)
+    if census.has_any((gast.Continue,)) or any(ctx.namer.invented(m) for m in _JUMP_FLAGS):
+        return _GeneratedTests(ctx, expressions).visit(node)
+    return node

@@ -15,7 +15,11 @@ parameter list and a list of expressions fills call arguments.
 Nodes are handed over, not lent: a value's first use in the template is the node itself
 (so a body moved into a closure is never copied, which kept nested statements
 quadratic), every further use a copy (`converters.copier`). Callers must not keep using
-a node they passed in. Each template text is parsed once and copied per use.
+a node they passed in. Each template text is parsed once and compiled (`_instantiator`)
+into a function building a new tree per use, with the placeholders replaced as it goes;
+`_Replacer`, walking a copy of the parsed tree (`_builder`), is the same replacement
+written as a visitor: what the compiled code calls at each place a placeholder may stand,
+and the oracle the tests compare it with.
 
 The template owns expression context: a value inserted where the template has a Store
 (assignment target) or Del position gets that context, Load everywhere else, so callers
@@ -187,10 +191,126 @@ def _builder(template):
     return names['copy']
 
 
+class _Sites:
+    """What compiled templates call where a placeholder may stand (see `_instantiator`);
+    each does what `_Replacer` does there, for the values of one `replace` call."""
+
+    def __init__(self, replacements):
+        self.replacer = _Replacer(replacements)
+        self.get = replacements.get
+
+    def name(self, identifier, ctx_class):
+        """A Name (`identifier` in a `ctx_class` position), replaced."""
+        value = self.get(identifier)
+        if value is None:
+            return _name(identifier, ctx_class())
+        return self.replacer.visit_Name(_name(identifier, ctx_class()))
+
+    def rename(self, identifier):
+        value = self.get(identifier)
+        return identifier if value is None else value
+
+    def statement(self, identifier):
+        """The statements standing for the statement `identifier` alone."""
+        value = self.get(identifier)
+        if isinstance(value, (list, tuple)):
+            return [self.replacer._take(stmt) for stmt in value]
+        if isinstance(value, gast.stmt):
+            return [self.replacer._take(value)]
+        return [gast.Expr(value=self.name(identifier, gast.Load))]
+
+    def argument(self, identifier):
+        """The call arguments standing for the argument `identifier`."""
+        value = self.get(identifier)
+        if isinstance(value, (list, tuple)):
+            return [self.replacer._take(v) for v in value]
+        return [self.name(identifier, gast.Load)]
+
+    def parameter(self, identifier):
+        """The parameters standing for the parameter `identifier`."""
+        value = self.get(identifier)
+        if isinstance(value, (list, tuple)):
+            return [_name(v, gast.Param()) if isinstance(v, str) else v for v in value]
+        return [self.name(identifier, gast.Param)]
+
+    def declaration(self, node_class, names):
+        """`global`/`nonlocal` of `names` replaced, or None when none is left."""
+        return self.replacer._declaration(node_class(names=list(names)))
+
+
+@functools.cache
+def _instantiator(template):
+    """A function `instantiate(sites)` returning the tree `replace` returns for
+    `template`: straight-line code building each node (as `_builder`), which calls
+    `sites` (`_Sites`) only where a placeholder may stand, in the order `_Replacer`
+    would meet them, instead of walking every node of the copy to find them."""
+    tree = _parsed(template)
+    lines, names = [], {'_new': gast.AST.__new__}
+
+    def constant(value):
+        name = f'_{len(names)}'
+        names[name] = value
+        return name
+
+    def node_expr(node_class, fields):
+        name = f'n{len(lines)}_{len(names)}'
+        names[f'_{name}'] = node_class
+        items = ', '.join(f'{k!r}: {v}' for k, v in fields.items())
+        lines.append(f'{name} = _new(_{name}); {name}.__dict__.update({{{items}}})')
+        return name
+
+    def statements(stmts):
+        name = f'l{len(lines)}'
+        lines.append(f'{name} = []')
+        for stmt in stmts:
+            if isinstance(stmt, gast.Expr) and isinstance(stmt.value, gast.Name):
+                lines.append(f'{name} += sites.statement({stmt.value.id!r})')
+            elif isinstance(stmt, (gast.Global, gast.Nonlocal)):
+                declaration = f'd{len(lines)}'
+                lines.append(f'{declaration} = sites.declaration({constant(type(stmt))}, '
+                             f'{stmt.names!r})')
+                lines.append(f'if {declaration} is not None: {name}.append({declaration})')
+            else:
+                lines.append(f'{name}.append({build(stmt)})')
+        return name
+
+    def build(value, field=None, parent=None):
+        if isinstance(value, list):
+            if value and isinstance(value[0], gast.stmt):
+                return statements(value)
+            if isinstance(parent, gast.Call) and field == 'args':
+                return '[' + ', '.join(
+                    f'*sites.argument({v.id!r})' if isinstance(v, gast.Name) else build(v)
+                    for v in value) + ']'
+            if isinstance(parent, gast.arguments) and field == 'args':
+                return '[' + ', '.join(f'*sites.parameter({v.id!r})' for v in value) + ']'
+            return '[' + ', '.join(build(v) for v in value) + ']'
+        if not isinstance(value, gast.AST):
+            if type(value) not in _CONSTANTS:  # a template holds no other constant
+                raise ValueError(f'template constant {value!r} in {template!r}')
+            return repr(value)
+        if not value.__dict__:
+            return constant(value)  # shared, as copy_tree shares it
+        if isinstance(value, gast.Name):
+            return f'sites.name({value.id!r}, {constant(type(value.ctx))})'
+        fields = {}
+        for key, item in value.__dict__.items():
+            if key in ('name', 'arg') and isinstance(value, (gast.FunctionDef,
+                                                              gast.keyword)):
+                fields[key] = f'sites.rename({item!r})' if item is not None else 'None'
+            else:
+                fields[key] = build(item, key, value)
+        return node_expr(type(value), fields)
+
+    root = build(tree)
+    source = 'def instantiate(sites):\n' + ''.join(f'    {line}\n' for line in lines)
+    exec(source + f'    return {root}\n', names)  # noqa: S102  (our template's tree)
+    return names['instantiate']
+
+
 def replace(template, **replacements):
     """The statements of `template` with placeholders replaced."""
-    tree = _Replacer(replacements).visit(_builder(template)())
-    return tree.body
+    return _instantiator(template)(_Sites(replacements)).body
 
 
 def thunk(expr):

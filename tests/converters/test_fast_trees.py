@@ -103,3 +103,42 @@ def test_control_flow_graphs_are_built_for_every_function(name, tree):
     for function in [n for n in gast.walk(gast.ast_to_gast(tree)) if isinstance(n, functions)]:
         expected = {id(n) for n in gast.walk(function) if isinstance(n, functions)}
         assert {id(g.function) for g in cfg.build_all(function)} == expected, name
+
+
+def _copied(replacements):
+    return {key: copy_tree(value) for key, value in replacements.items()}
+
+
+def _recorded_template_calls():
+    """(template, replacements) of every `templates.replace` call converting the corpus
+    and the seed examples makes, each value a copy taken before the call (the call
+    takes the nodes it is given)."""
+    calls = []
+    original = templates.replace
+
+    def recording(template, **replacements):
+        calls.append((template, _copied(replacements)))
+        return original(template, **replacements)
+
+    templates.replace = recording
+    try:
+        for path in [ROOT / "tests/converters/corpus.py", ROOT / "examples/seed.py",
+                     *ROOT.glob("tests/cli/fixtures/*.py")]:
+            try:
+                module = gast_ast.ast_to_gast(ast.parse(path.read_text()))
+            except SyntaxError:
+                continue
+            pipeline.convert_module(module, ConversionContext(str(path)))
+    finally:
+        templates.replace = original
+    return calls
+
+
+def test_compiled_templates_replace_as_the_walking_replacer():
+    calls = _recorded_template_calls()
+    assert len({template for template, _ in calls}) > 15
+    for template, replacements in calls:
+        compiled = templates.replace(template, **_copied(replacements))
+        walked = templates._Replacer(_copied(replacements)).visit(
+            templates._builder(template)()).body
+        _assert_same(compiled, walked, template)
