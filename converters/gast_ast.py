@@ -19,6 +19,7 @@ import functools
 import sys
 
 import gast
+from autograph_py.converters import nodes
 
 _AST = ast.AST
 _new_node = _AST.__new__
@@ -119,7 +120,7 @@ def _to_gast_name(t, node):
 
 
 def _to_gast_arg(t, node):
-    return t.build(gast.Name, node, id=node.arg, ctx=gast.Param(),
+    return t.build(gast.Name, node, id=node.arg, ctx=nodes.context(gast.Param),
                    annotation=t.value(node.annotation), type_comment=t.value(node.type_comment))
 
 
@@ -127,7 +128,7 @@ def _to_gast_handler(t, node):
     if not node.name:
         return t.generic(node)
     return t.build(gast.ExceptHandler, node, type=t.value(node.type),
-                   name=gast.Name(node.name, gast.Store(), None, None),
+                   name=nodes.name(node.name, gast.Store),
                    body=t.value(node.body))
 
 

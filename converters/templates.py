@@ -30,7 +30,7 @@ import functools
 import textwrap
 
 import gast
-from autograph_py.converters import anno, parser, traversal
+from autograph_py.converters import anno, nodes, parser, traversal
 from autograph_py.converters.copier import copy_tree
 from autograph_py.converters.gast_ast import ast_to_gast
 
@@ -46,16 +46,12 @@ def _strip_locations(tree):
 
 def set_ctx(node, ctx_type):
     """Give a target expression (and the elements of a tuple/list target) a context."""
-    node.ctx = ctx_type()
+    node.ctx = nodes.context(ctx_type)
     if isinstance(node, (gast.Tuple, gast.List)):
         for elt in node.elts:
             set_ctx(elt, ctx_type)
     elif isinstance(node, gast.Starred):
         set_ctx(node.value, ctx_type)
-
-
-def _name(value, ctx):
-    return gast.Name(id=value, ctx=ctx, annotation=None, type_comment=None)
 
 
 class _Replacer(traversal.NodeTransformer):
@@ -78,7 +74,7 @@ class _Replacer(traversal.NodeTransformer):
         if value is None:
             return node
         if isinstance(value, str):
-            return _name(value, type(node.ctx)())
+            return nodes.name(value, type(node.ctx))
         if isinstance(value, gast.AST):
             new = self._take(value)
             if hasattr(new, 'ctx'):
@@ -108,7 +104,7 @@ class _Replacer(traversal.NodeTransformer):
         for arg in node.args:
             value = self._value(arg.id)
             if isinstance(value, (list, tuple)):
-                expanded.extend(_name(v, gast.Param()) if isinstance(v, str) else v
+                expanded.extend(nodes.name(v, gast.Param) if isinstance(v, str) else v
                                 for v in value)
             else:
                 expanded.append(self.visit(arg))
@@ -203,8 +199,8 @@ class _Sites:
         """A Name (`identifier` in a `ctx_class` position), replaced."""
         value = self.get(identifier)
         if value is None:
-            return _name(identifier, ctx_class())
-        return self.replacer.visit_Name(_name(identifier, ctx_class()))
+            return nodes.name(identifier, ctx_class)
+        return self.replacer.visit_Name(nodes.name(identifier, ctx_class))
 
     def rename(self, identifier):
         value = self.get(identifier)
@@ -230,12 +226,14 @@ class _Sites:
         """The parameters standing for the parameter `identifier`."""
         value = self.get(identifier)
         if isinstance(value, (list, tuple)):
-            return [_name(v, gast.Param()) if isinstance(v, str) else v for v in value]
+            return [nodes.name(v, gast.Param) if isinstance(v, str) else v for v in value]
         return [self.name(identifier, gast.Param)]
 
     def declaration(self, node_class, names):
         """`global`/`nonlocal` of `names` replaced, or None when none is left."""
-        return self.replacer._declaration(node_class(names=list(names)))
+        node = gast.AST.__new__(node_class)
+        node.__dict__['names'] = list(names)
+        return self.replacer._declaration(node)
 
 
 @functools.cache

@@ -6,7 +6,7 @@ Subscripts with computed indices (`a[i]`) get no QN: writing them mutates `a`.
 Expressions under a loop's `Basic.EXTRA_LOOP_TEST` are resolved too.
 """
 import gast
-from autograph_py.converters import anno, traversal
+from autograph_py.converters import anno, nodes, traversal
 
 
 class QN:
@@ -50,11 +50,10 @@ class QN:
     def to_node(self):
         """A Load expression for this symbol."""
         if self.parent is None:
-            return gast.Name(id=self._name, ctx=gast.Load(), annotation=None,
-                             type_comment=None)
+            return nodes.name(self._name)
         if self.attr is not None:
             return gast.Attribute(value=self.parent.to_node(), attr=self.attr,
-                                  ctx=gast.Load())
+                                  ctx=nodes.context(gast.Load))
         return gast.Subscript(value=self.parent.to_node(),
                               slice=gast.Constant(value=self.subscript, kind=None),
                               ctx=gast.Load())
