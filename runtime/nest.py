@@ -41,6 +41,8 @@ def _sort_key(key):
 def flatten(structure):
     if not is_nested(structure):
         return [structure]
+    if type(structure) is list and not any(map(is_nested, structure)):
+        return list(structure)  # a plain list of leaves, the common case
     leaves = []
     for child in children(structure):
         if is_nested(child):

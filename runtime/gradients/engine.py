@@ -46,6 +46,9 @@ def inner_variables(op):
 
 
 def variables_read_inside(attrs):
+    graph = attrs.get("graph")
+    if graph is not None:  # a call (Call, XlaCall): its one graph, asked on every record
+        return _variables_of(graph)
     graphs = subgraphs(attrs)
     if len(graphs) == 1:  # a call or a branch: its graph's own list
         return _variables_of(graphs[0])
