@@ -45,6 +45,11 @@ class OpDef:
     # A nested graph (branch, loop body) that reads an output re-creates the op from its
     # inputs instead of capturing the output: it runs only where the read happens.
     recreated_where_read: bool = False
+    # `direct_gradient(node, target, sources)`: one gradient per source of `target` (one
+    # of the node's outputs, its own gradient all ones), when the op prepared them while
+    # it ran and can give them at once; None to leave it to the engine. The engine asks
+    # when a tape holds this node alone (a compiled call under a tape, typically).
+    direct_gradient: Callable | None = None
 
 
 def register(opdef):

@@ -12,7 +12,8 @@ and per Variable, None where no gradient flows.
 - Only floating-point tensors carry gradients: integer and bool tensors stop them
   silently (indices, counters, masks), as in TensorFlow.
 - A node whose registry row has no grad rule (`grad=None`) is not differentiable. A row
-  with `grad_takes_needed` learns which of its gradients will be used (`needed=`).
+  with `grad_takes_needed` learns which of its gradients will be used (`needed=`). A
+  row with `direct_gradient` may answer for a tape that holds its node alone.
 - A Variable's gradient is the sum over the `ReadVariable` nodes of it. Control-flow
   ops (If, While) also read Variables inside their bodies: their rules return, after
   one gradient per input, one per `inner_variables(op)`.
@@ -112,13 +113,15 @@ def _between(nodes, sources, variable_ids):
 
 
 def backprop(nodes, seeds, sources, variables=()):
-    variable_ids = {id(v): i for i, v in enumerate(variables)}
+    variable_ids = {}  # id(variable) -> its slot: a Variable listed twice has one
+    for v in variables:
+        variable_ids.setdefault(id(v), len(variable_ids))
     relevant, live = _between(nodes, sources, variable_ids)
     pending = {}  # id(tensor) -> gradients flowing into it from its consumers
     for target, grad in seeds:
         if id(target) in live and grad is not None:
             pending.setdefault(id(target), []).append(grad)
-    variable_grads = [[] for _ in variables]
+    variable_grads = [[] for _ in variable_ids]
 
     for node in reversed(relevant):
         out_grads = [_collect(pending, o) for o in node.outputs]
@@ -153,7 +156,8 @@ def backprop(nodes, seeds, sources, variables=()):
                     variable_grads[variable_ids[id(var)]].append(g)
 
     source_grads = [_collect(pending, s) if is_differentiable(s) else None for s in sources]
-    return source_grads, [sum_gradients(gs) for gs in variable_grads]
+    totals = [sum_gradients(gs) for gs in variable_grads]
+    return source_grads, [totals[variable_ids[id(v)]] for v in variables]
 
 
 def _collect(pending, tensor):
@@ -183,6 +187,11 @@ def differentiate(nodes, targets, target_grads, sources, unconnected_gradients="
         if not isinstance(s, (Tensor, Variable)):
             raise TypeError(f"gradient sources must be tensors or Variables, got "
                             f"{type(s).__name__} ({s!r})")
+    if len(nodes) == 1 and len(targets) == 1 and target_grads[0] is None:
+        direct = registry.get(nodes[0].type).direct_gradient
+        found = direct and direct(nodes[0], targets[0], sources)
+        if found is not None:  # every source is one the node prepared a gradient for
+            return found
     seeds = []
     for target, grad in zip(targets, target_grads):
         target = convert_to_tensor(target)

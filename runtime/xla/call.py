@@ -67,7 +67,8 @@ def _xla_call_kernel(ctx, *inputs, graph, output_specs, residuals=None, keeps_re
 
 register(OpDef("XlaCall", _xla_call_kernel,
                lambda *inputs, graph, output_specs, **_: list(output_specs), num_outputs=-1,
-               needs_context=True, grad_takes_needed=True, grad_takes_none=True))
+               needs_context=True, grad_takes_needed=True, grad_takes_none=True,
+               direct_gradient=pullback.direct_gradient))
 
 
 def xla_call(graph, inputs, variable_values=None):

@@ -52,3 +52,30 @@ def test_a_second_derivative_through_a_staged_loop_is_an_error_not_none():
     np.testing.assert_allclose(g.numpy(), 3 * x.numpy() ** 2)  # first derivative: fine
     with pytest.raises(NotImplementedError, match="second derivatives through a staged"):
         outer.gradient(g, x)
+
+
+def _loss(w, x):
+    return ag.reduce_sum(ag.tanh(x * w) ** 2)
+
+
+@pytest.mark.parametrize("mode", ["eager", "function", "jit_compile"])
+def test_a_variable_listed_twice_among_the_sources_gets_its_gradient_twice(mode):
+    # It used to get None the first time (the engine kept one slot per Variable, the
+    # last); TensorFlow answers every entry.
+    w = ag.Variable([0.5, -1.0], dtype=ag.float64)
+    x = ag.constant([2.0, 3.0], ag.float64)
+    with ag.GradientTape() as tape:
+        y = _loss(w, x)
+    expected = tape.gradient(y, w).numpy()  # the oracle: the Variable listed once
+
+    def step(x):
+        with ag.GradientTape() as tape:
+            y = _loss(w, x)
+        return tape.gradient(y, [w, w])
+
+    if mode == "eager":
+        found = step(x)
+    else:
+        found = ag.function(step, jit_compile=mode == "jit_compile")(x)
+    for g in found:
+        np.testing.assert_allclose(g.numpy(), expected, rtol=1e-12)

@@ -80,12 +80,14 @@ def test_a_scalar_loss_takes_one_compiled_call_and_no_gradient_graph(monkeypatch
     original = CompiledGraph.run
     monkeypatch.setattr(CompiledGraph, "run", lambda self, arrays, ctx=None:
                         calls.append(self.graph) or original(self, arrays, ctx))
-    backward = []
-    run_backward = pullback.RecordedCall.backward
-    monkeypatch.setattr(pullback.RecordedCall, "backward",
-                        lambda *a: backward.append(1) or run_backward(*a))
+    answered = []  # by the prepared gradients: through the engine, or directly
+    for name in ("backward", "direct"):
+        method = getattr(pullback.RecordedCall, name)
+        monkeypatch.setattr(pullback.RecordedCall, name,
+                            lambda *a, _name=name, _method=method:
+                            answered.append(_name) or _method(*a))
     assert_same(gradients(fn, False), gradients(fn, True))
-    assert calls == [] and backward == [1]  # the forward ran as a recorded call
+    assert calls == [] and len(answered) == 1  # the forward ran as a recorded call
 
 
 def test_second_derivatives_through_a_recorded_call():
@@ -135,3 +137,47 @@ def test_the_forward_prepares_only_the_gradients_a_tape_follows():
     assert holder.slots == (1,)  # W only: slot 0 is X
     found = [g.numpy() for g in tape.gradient(y, [X, W])]
     assert_same(gradients(loss, False, watch_x=False), found + found)
+
+
+def pair_loss(a, b):
+    return ag.reduce_sum(ag.tanh(ag.matmul(a, W)) * ag.matmul(b, W))
+
+
+# A tape holding the call alone gets the prepared gradients directly (no engine) when
+# every source is one the call prepared a gradient for; otherwise the engine answers.
+DIRECT = {
+    "Variables only": dict(fn=loss, sources=lambda x: [W], direct=True),
+    "the input and a Variable": dict(fn=loss, direct=True),
+    "a source listed twice": dict(fn=loss, sources=lambda x: [W, x, W], direct=True),
+    "a Variable the call never reads": dict(fn=loss, sources=lambda x: [W, UNUSED]),
+    "the target among the sources": dict(fn=loss, target=lambda y: y,
+                                         sources=lambda x: [W], direct=True),
+}
+
+
+@pytest.mark.parametrize("case", DIRECT.values(), ids=list(DIRECT))
+def test_a_lone_call_answers_directly_as_the_engine_would(case, monkeypatch):
+    case = dict(case)
+    direct = case.pop("direct", False)
+    expected = gradients(jit=False, **case)
+    answered = []
+    original = pullback.RecordedCall.direct
+    monkeypatch.setattr(pullback.RecordedCall, "direct", lambda *a: answered.append(
+        original(*a)) or answered[-1])
+    assert_same(expected, gradients(jit=True, **case))
+    assert (answered[-1] is not None) == direct
+
+
+def test_the_same_tensor_passed_twice_adds_its_gradients():
+    def grads(jit):
+        f = ag.function(pair_loss, jit_compile=jit)
+        with ag.GradientTape() as tape:
+            tape.watch(X)
+            y = f(X, X)
+        return [g.numpy() for g in tape.gradient(y, [X, W])]
+
+    assert_same(grads(False), grads(True))
+    with ag.GradientTape() as tape:  # the oracle of the oracle: both slots, summed
+        tape.watch(X)
+        y = pair_loss(X, X)
+    np.testing.assert_allclose(grads(True)[0], tape.gradient(y, X).numpy(), rtol=1e-10)
