@@ -29,6 +29,8 @@ from autograph_py.runtime.gradients import engine
 from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 from autograph_py.runtime.variables import Variable
 
+_LEAVES = (Tensor, Variable)
+
 
 class _Record:
     """An eager op as the tape saw it: what its gradient rule needs."""
@@ -165,7 +167,7 @@ class GradientTape:
                 "A non-persistent GradientTape can only be used to compute one set of "
                 "gradients; create it with GradientTape(persistent=True) to call "
                 "gradient() more than once")
-        targets = nest.flatten(target)
+        targets = [target] if isinstance(target, Tensor) else nest.flatten(target)
         if output_gradients is None:
             target_grads = [None] * len(targets)
         else:
@@ -173,18 +175,23 @@ class GradientTape:
             if len(target_grads) != len(targets):
                 raise ValueError(f"output_gradients has {len(target_grads)} entries but the "
                                  f"target has {len(targets)}")
-        recording_now = any(t is self for t in context.tape_stack())
+        # A plain list of tensors and Variables (the common case) is its own flat list.
+        plain = type(sources) is list and all(isinstance(s, _LEAVES) for s in sources)
+        flat_sources = sources if plain else nest.flatten(sources)
+        recording_now = self in context.tape_stack()  # (tapes compare by identity)
         self._stop()  # the tape does not record its own gradient computation
         try:
-            building = self._graph.as_default() if self._graph is not None else \
-                contextlib.nullcontext()
-            with building:
+            if self._graph is None:
                 flat = engine.differentiate(self._nodes, targets, target_grads,
-                                            nest.flatten(sources), unconnected_gradients)
+                                            flat_sources, unconnected_gradients)
+            else:
+                with self._graph.as_default():
+                    flat = engine.differentiate(self._nodes, targets, target_grads,
+                                                flat_sources, unconnected_gradients)
         finally:
             if not self._persistent:
                 self._used = True
                 self._nodes, self._watched = [], {}
             elif recording_now:
                 context.tape_stack().append(self)
-        return nest.pack_sequence_as(sources, flat)
+        return flat if plain else nest.pack_sequence_as(sources, flat)

@@ -74,8 +74,12 @@ def keep_values_after(graph, attrs):
     Variable)."""
     after = attrs.get("values_after")
     if after is not None:
-        given = attrs.get("variable_values") or {}
-        after.update((id(v), given.get(id(v), v._value)) for v in inner_variables_of(graph))
+        given = attrs.get("variable_values")
+        if given:
+            after.update((id(v), given.get(id(v), v._value)) for v in inner_variables_of(graph))
+        else:
+            for v in inner_variables_of(graph):
+                after[id(v)] = v._value
 
 
 def recording_eagerly():

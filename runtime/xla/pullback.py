@@ -120,6 +120,7 @@ class RecordedCall:
                               None if p is None else num_inputs + p - num_diff
                               for k, p in enumerate(positions)]
         self._forwards = {}  # slots -> the jitted forward preparing their gradients
+        self._payload_places = {}  # slots -> {id(Variable): its gradient's payload index}
         self._backward = jax.jit(lambda pullback, cotangents: pullback(cotangents))
 
     def followed(self, inputs, tapes):
@@ -129,12 +130,16 @@ class RecordedCall:
         for k in self.wanted:
             if k < split:
                 tensor = inputs[self._diff_inputs[k]]
-                if any(tape.follows(tensor) for tape in tapes):
-                    slots.append(k)
+                for tape in tapes:
+                    if tape.follows(tensor):
+                        slots.append(k)
+                        break
             else:
                 var = variables[self._diff_vars[k - split]]
-                if any(tape.follows_variable(var) for tape in tapes):
-                    slots.append(k)
+                for tape in tapes:
+                    if tape.follows_variable(var):
+                        slots.append(k)
+                        break
         return tuple(slots)
 
     def _needed_slots(self, needed):
@@ -190,19 +195,26 @@ class RecordedCall:
     def direct(self, op, holder, target, sources):
         if target is not op.outputs[self._diff_outputs[0]]:
             return None
-        split, slot_of = len(self._diff_inputs), {}
-        for k in holder.slots:
-            source = (op.inputs[self._diff_inputs[k]] if k < split else
-                      self.compiled.variables[self._diff_vars[k - split]])
-            if id(source) in slot_of:  # a tensor passed twice: its gradients add up
-                return None
-            slot_of[id(source)] = k
-        slots = [slot_of.get(id(s)) for s in sources]
-        if None in slots:
+        where = self._payload_places.get(holder.slots)  # id(Variable) -> payload index
+        if where is None:
+            split, variables = len(self._diff_inputs), self.compiled.variables
+            where = self._payload_places[holder.slots] = {
+                id(variables[self._diff_vars[k - split]]): i
+                for i, k in enumerate(holder.slots) if k >= split}
+        inputs = [(op.inputs[self._diff_inputs[k]], i)
+                  for i, k in enumerate(holder.slots) if k < len(self._diff_inputs)]
+        if inputs:
+            where = dict(where)
+            for tensor, i in inputs:
+                if id(tensor) in where:  # a tensor passed twice: its gradients add up
+                    return None
+                where[id(tensor)] = i
+        places = [where.get(id(s)) for s in sources]
+        if None in places:
             return None  # a source the call prepared nothing for: the engine says what
-        to_host, payload, dtypes = DEVICE_COPIES.to_host, holder.payload, self._dtypes
-        position = {k: i for i, k in enumerate(holder.slots)}
-        return [EagerTensor(to_host(payload[position[k]]), dtypes[k]) for k in slots]
+        to_host, payload, dtypes, slots = (DEVICE_COPIES.to_host, holder.payload,
+                                           self._dtypes, holder.slots)
+        return [EagerTensor(to_host(payload[i]), dtypes[slots[i]]) for i in places]
 
     def backward(self, op, holder, grads, needed=None):
         slots, payload = holder.slots, holder.payload
