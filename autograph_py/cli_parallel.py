@@ -60,12 +60,12 @@ def map_forked(job, items, jobs=1, weights=None):
     try:
         results = [job(item) for item in items[slice(*ranges[0])]]
         for i, ((start, stop), child) in enumerate(zip(ranges[1:], children)):
-            children[i] = None
+            children[i] = None  # `_collect` owns it now, and cleans up if interrupted
             share = _collect(child)
             results += share if share is not None else [
                 job(item) for item in items[start:stop]]
         return results
-    finally:  # an error here: the children still running are not waited for
+    finally:  # an error or an interrupt: no child is left running, or unwaited for
         for child in children:
             _stop(child)
 
@@ -101,21 +101,34 @@ def _fork(job, share):
 
 
 def _stop(child):
+    """Kill a child whose results are not wanted, and wait for it (no zombie)."""
     if child is not None:
         pid, read = child
         os.close(read)  # a child still writing gets SIGPIPE
+        _kill(pid)
+
+
+def _kill(pid):
+    try:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
+    except (ProcessLookupError, ChildProcessError):
+        pass  # gone already
 
 
 def _collect(child):
-    """The results a child sent, or None if it sent none that load."""
+    """The results a child sent, or None if it sent none that load. Interrupted (an
+    exception while waiting), it kills the child and waits for it before raising."""
     if child is None:
         return None
     pid, read = child
-    with os.fdopen(read, "rb") as pipe:
-        data = pipe.read()
-    _, status = os.waitpid(pid, 0)
+    try:
+        with os.fdopen(read, "rb") as pipe:
+            data = pipe.read()
+        _, status = os.waitpid(pid, 0)
+    except BaseException:
+        _kill(pid)
+        raise
     if status != 0:
         return None
     try:

@@ -45,16 +45,18 @@ class _GastPrinter(ast._Unparser):
             return None
         return f" # type: {node.type_comment}"
 
-    def visit_Name(self, node):
-        self.write(node.id)
-        if node.annotation is not None and isinstance(node.ctx, gast.Param):
+    def _write_parameter(self, parameter):
+        """A parameter (a Name), as the standard printer's `visit_arg` writes an `arg`:
+        only inside `arguments` does a Name print its annotation."""
+        self.write(parameter.id)
+        if parameter.annotation is not None:
             self.write(": ")
-            self.traverse(node.annotation)
+            self.traverse(parameter.annotation)
 
     def _star_parameter(self, prefix, parameter):
         self.write(prefix)
         if parameter is not None:
-            self.traverse(parameter)
+            self._write_parameter(parameter)
 
     def visit_arguments(self, node):
         positional = node.posonlyargs + node.args
@@ -76,13 +78,14 @@ class _GastPrinter(ast._Unparser):
             write()
 
     def _parameter(self, parameter, default):
-        self.traverse(parameter)
+        self._write_parameter(parameter)
         if default:
             self.write("=")
             self.traverse(default)
 
     def visit_ExceptHandler(self, node):
-        self.fill("except*" if self._in_try_star else "except")
+        # (`except*` exists from Python 3.11 on; 3.10's printer has no flag for it.)
+        self.fill("except*" if getattr(self, "_in_try_star", False) else "except")
         if node.type:
             self.write(" ")
             self.traverse(node.type)

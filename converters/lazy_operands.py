@@ -391,10 +391,17 @@ def _may_rebind_lazily(tree):
     return False
 
 
+def may_run(ctx):
+    """Whether this pass may change the function (then it may also make boolean
+    operators of its own: a loop's `not break_ and test`, which `logical_expressions`
+    must rewrite). Nothing rebinds from an expression without a `nonlocal` or a `:=`,
+    which no pass before this one makes but `lists`, from a `pop`: the census tells
+    without a walk."""
+    return census.may_hold(ctx, (gast.Nonlocal, gast.NamedExpr), attributes=('pop',))
+
+
 def transform(node, ctx):
-    # Nothing rebinds from an expression without a `nonlocal` or a `:=`, which no pass
-    # before this one makes but `lists`, from a `pop`: the census tells without a walk.
-    if not census.may_hold(ctx, (gast.Nonlocal, gast.NamedExpr), attributes=('pop',)):
+    if not may_run(ctx):
         return node
     if not _may_rebind_lazily(node):
         return node

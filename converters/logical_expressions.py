@@ -19,7 +19,7 @@ value a `while_stmt` test or a `for_stmt` extra test returns, the operand of `no
 the operands of a BoolOp in a test position.
 """
 import gast
-from autograph_py.converters import templates, traversal
+from autograph_py.converters import lazy_operands, templates, traversal
 from autograph_py.converters.transformer import Transformer
 
 _COMPARE_OPS = {
@@ -171,10 +171,11 @@ _JUMP_FLAGS = ('break flag', 'continue flag', 'return flag')
 def transform(node, ctx):
     # Nothing to rewrite unless the user wrote a boolean operator, `not`, a chain or an
     # `in` (the census tells), or a jump was lowered: to a flag, or (a `continue` ending
-    # a branch) by negating its `if`'s test.
+    # a branch) by negating its `if`'s test. Where `lazy_operands` ran, the tests it
+    # moved (`not break_ and test` into a thunk) may be anywhere: the full walk.
     census = ctx.census
     expressions = LogicalExpressionTransformer(ctx, _test_functions(node))
-    if census is None or census.logical:
+    if census is None or census.logical or lazy_operands.may_run(ctx):
         return expressions.visit(node)
     if census.has_any((gast.Continue,)) or any(ctx.namer.invented(m) for m in _JUMP_FLAGS):
         return _GeneratedTests(ctx, expressions).visit(node)

@@ -222,12 +222,14 @@ class _Sites:
             return [self.replacer._take(v) for v in value]
         return [self.name(identifier, gast.Load)]
 
-    def parameter(self, identifier):
-        """The parameters standing for the parameter `identifier`."""
+    def parameter(self, identifier, node):
+        """The parameters standing for the template's parameter `node` (`identifier`)."""
         value = self.get(identifier)
+        if value is None:
+            return [node]
         if isinstance(value, (list, tuple)):
             return [nodes.name(v, gast.Param) if isinstance(v, str) else v for v in value]
-        return [self.name(identifier, gast.Param)]
+        return [self.replacer.visit_Name(node)]
 
     def declaration(self, node_class, names):
         """`global`/`nonlocal` of `names` replaced, or None when none is left."""
@@ -240,8 +242,10 @@ class _Sites:
 def _instantiator(template):
     """A function `instantiate(sites)` returning the tree `replace` returns for
     `template`: straight-line code building each node (as `_builder`), which calls
-    `sites` (`_Sites`) only where a placeholder may stand, in the order `_Replacer`
-    would meet them, instead of walking every node of the copy to find them."""
+    `sites` (`_Sites`) only where `_Replacer` would replace something, instead of
+    walking every node of the copy to find them. (A node passed for two placeholders is
+    inserted itself at one place and copied at the other; which one may differ from
+    `_Replacer`'s choice, nodes being built children first: the trees are equal.)"""
     tree = _parsed(template)
     lines, names = [], {'_new': gast.AST.__new__}
 
@@ -272,32 +276,38 @@ def _instantiator(template):
                 lines.append(f'{name}.append({build(stmt)})')
         return name
 
-    def build(value, field=None, parent=None):
+    def build(value, field=None, parent=None, plain=False):
+        """An expression for `value`; `plain`: copied as it is, as `_Replacer` leaves
+        what it does not visit (a signature's defaults, `*args`, keyword-only ones)."""
         if isinstance(value, list):
-            if value and isinstance(value[0], gast.stmt):
+            if value and isinstance(value[0], gast.stmt) and not plain:
                 return statements(value)
-            if isinstance(parent, gast.Call) and field == 'args':
+            if isinstance(parent, gast.Call) and field == 'args' and not plain:
                 return '[' + ', '.join(
                     f'*sites.argument({v.id!r})' if isinstance(v, gast.Name) else build(v)
                     for v in value) + ']'
-            if isinstance(parent, gast.arguments) and field == 'args':
-                return '[' + ', '.join(f'*sites.parameter({v.id!r})' for v in value) + ']'
-            return '[' + ', '.join(build(v) for v in value) + ']'
+            if isinstance(parent, gast.arguments) and field == 'args' and not plain:
+                return '[' + ', '.join(f'*sites.parameter({v.id!r}, {build(v, plain=True)})'
+                                       for v in value) + ']'
+            return '[' + ', '.join(build(v, plain=plain) for v in value) + ']'
         if not isinstance(value, gast.AST):
             if type(value) not in _CONSTANTS:  # a template holds no other constant
                 raise ValueError(f'template constant {value!r} in {template!r}')
             return repr(value)
         if not value.__dict__:
             return constant(value)  # shared, as copy_tree shares it
-        if isinstance(value, gast.Name):
+        if isinstance(value, gast.Name) and not plain:
             return f'sites.name({value.id!r}, {constant(type(value.ctx))})'
+        # `_Replacer.visit_arguments` visits the positional parameters only.
+        signature = isinstance(value, gast.arguments)
         fields = {}
         for key, item in value.__dict__.items():
             if key in ('name', 'arg') and isinstance(value, (gast.FunctionDef,
-                                                              gast.keyword)):
+                                                              gast.keyword)) and not plain:
                 fields[key] = f'sites.rename({item!r})' if item is not None else 'None'
             else:
-                fields[key] = build(item, key, value)
+                fields[key] = build(item, key, value,
+                                    plain or signature and key != 'args')
         return node_expr(type(value), fields)
 
     root = build(tree)

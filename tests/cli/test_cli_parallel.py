@@ -140,3 +140,31 @@ def test_a_parent_error_is_raised_as_in_one_process():
             print("raised", e)
     ''')
     assert result.stdout.strip() == "raised 2", result.stderr
+
+
+def test_an_interrupt_while_waiting_leaves_no_child_running_or_unwaited():
+    result = _run_python('''
+        import os, signal, time
+        from autograph_py.cli_parallel import map_forked
+        parent = os.getpid()
+
+        def job(item):
+            if os.getpid() != parent:
+                time.sleep(2)  # the children are slow: the parent waits for them
+            return item
+
+        def interrupt(*_):
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGALRM, interrupt)
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        try:
+            map_forked(job, range(6), 3, [1000] * 6)
+        except KeyboardInterrupt:
+            pass
+        try:
+            print("left", os.waitpid(-1, os.WNOHANG))
+        except ChildProcessError:
+            print("no children")
+    ''')
+    assert result.stdout.strip() == "no children", (result.stdout, result.stderr)

@@ -470,6 +470,17 @@ def walrus_in_while(n):
     return total
 
 
+def walrus_in_while_with_break(n):
+    # A `:=` in the test and a `break`: lazy_operands moves the loop's `not break_ and
+    # test` into a thunk, where logical_expressions must still rewrite the `not`.
+    total = 0
+    while (m := n - total) > 0:
+        if total > 6:
+            break
+        total += 2
+    return total + m
+
+
 def loop_over_tuple_target(pairs):
     total = 0
     for (a, b) in pairs:
@@ -883,6 +894,7 @@ CASES = [
     Case(helper_in_loop, [(4,)]),
     Case(loop_with_directive, [(5,)]),
     Case(walrus_in_while, [(5,)]),
+    Case(walrus_in_while_with_break, [(5,), (20,), (0,)]),
     Case(loop_over_tuple_target, [([(5, 1), (7, 2)],)]),
     Case(while_condition_with_and, [(3,), (10,), (0,)]),
     Case(range_accumulator_with_break, [(3,), (10,)]),

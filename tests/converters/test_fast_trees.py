@@ -142,3 +142,26 @@ def test_compiled_templates_replace_as_the_walking_replacer():
         walked = templates._Replacer(_copied(replacements)).visit(
             templates._builder(template)()).body
         _assert_same(compiled, walked, template)
+
+
+# Shapes no template of the converters has today, where the compiled replacement must
+# still do what the walking one does (a reviewer's repros).
+_SYNTHETIC = [
+    ('def f(a: int):\n    pass', {}),
+    ('def f(a: int):\n    pass', {'a': 'b'}),
+    ('def f(a, b=c):\n    pass', {'c': 'zz'}),
+    ('def f(*args, k=c, **kw):\n    pass', {'args': 'x', 'c': 'zz', 'kw': 'y', 'k': 'q'}),
+    ('g = lambda p=c: p', {'c': 'zz', 'p': 'r'}),
+    ('def f(params):\n    body', {'params': ['a', 'b'], 'body': gast.Pass()}),
+    ('call(args, k=v)', {'args': [gast.Constant(1, None)], 'k': 'key', 'v': 'w'}),
+    ('nonlocal names\nx = 1', {'names': []}),
+    ('global names\nbody', {'names': ['a'], 'body': []}),
+]
+
+
+@pytest.mark.parametrize("template, replacements", _SYNTHETIC)
+def test_compiled_templates_replace_as_the_walker_on_other_shapes(template, replacements):
+    compiled = templates.replace(template, **_copied(replacements))
+    walked = templates._Replacer(_copied(replacements)).visit(
+        templates._builder(template)()).body
+    _assert_same(compiled, walked, template)

@@ -90,6 +90,9 @@ def test_constructs_print_as_the_oracle():
     tree = parser.parse_module(CONSTRUCTS, "constructs.py")
     printed = gast_printer.to_source(tree)
     assert printed == _oracle(tree)
+    for node in gast.walk(tree):  # alone too: an annotated parameter prints its name
+        if isinstance(node, (gast.stmt, gast.expr)):
+            assert gast_printer.to_source(node) == _oracle(node)
     assert "def f(a, b: int=1, /, c=2, *args: str, d, e: float=3.0, **kwargs: bool)" in printed
     assert "except (ValueError, TypeError) as error:" in printed
     assert "3 .real" in printed and "t[a, b]" in printed and "elif b:" in printed
