@@ -17,7 +17,6 @@ class _Key(enum.Enum):
 
 
 class Basic(_Key):
-    QN = 'qualified name of a Name/Attribute/Subscript node'
     SKIP_PROCESSING = 'converters leave this node and its children as they are'
     EXTRA_LOOP_TEST = 'expression that must stay true for a loop to keep iterating'
     LOOP_OPTIONS = 'keywords from set_loop_options, for the loop opts dict'

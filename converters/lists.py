@@ -27,7 +27,7 @@ function's list) is made anew on each trace: `out.append(x)` there stays a metho
 """
 import gast
 from autograph_py.converters import census, templates
-from autograph_py.converters.analysis import activity, qual_names
+from autograph_py.converters.analysis import activity
 from autograph_py.converters.transformer import Transformer
 
 
@@ -62,7 +62,7 @@ class ListTransformer(Transformer):
         """The scope of a function of `self.functions` (computed once, when needed: most
         functions call no list method)."""
         if entry[1] is None:
-            entry[1] = activity.function_scope(qual_names.resolve(entry[0]))
+            entry[1] = activity.function_scope(entry[0])
         return entry[1]
 
     def _rebindable(self):

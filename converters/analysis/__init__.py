@@ -1,19 +1,18 @@
 """Static analyses over gast trees. Each one only annotates nodes (see `converters.anno`).
 
-`resolve(node)` runs them all in dependency order: qualified names, activity, then the
-control-flow graphs that liveness and reaching definitions are computed on.
+`resolve(node)` runs them all in dependency order: activity (which asks `qual_names`
+for the symbols it meets), then the control-flow graphs that liveness and reaching
+definitions are computed on.
 """
 from autograph_py.converters.analysis import (
     activity,
     cfg,
     liveness,
-    qual_names,
     reaching_definitions,
 )
 
 
 def resolve(node):
-    qual_names.resolve(node)
     memo = {}  # activity's, shared by the analyses of the unchanged tree
     activity.resolve(node, memo)
     graphs = cfg.build_all(node, memo)

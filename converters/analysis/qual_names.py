@@ -1,12 +1,14 @@
 """Qualified names: `a`, `a.b`, `a[0]`, `self.x`, `d['k']` as hashable symbols.
 
-`resolve(tree)` puts a `QN` under `anno.Basic.QN` on every Name, on every Attribute whose
-value has a QN, and on every Subscript with a constant index whose value has a QN.
-Subscripts with computed indices (`a[i]`) get no QN: writing them mutates `a`.
-Expressions under a loop's `Basic.EXTRA_LOOP_TEST` are resolved too.
+`qn_of(node)` is the `QN` of a Name, of an Attribute whose value has one, and of a
+Subscript with a constant index whose value has one; None for anything else (a
+Subscript with a computed index, `a[i]`: writing it mutates `a`). It is computed from
+the node when asked (the analyses ask for the names they meet), not stored: a walk
+annotating every node beforehand cost a twentieth of conversion, and a node a pass
+changes later is never seen with a stale name.
 """
 import gast
-from autograph_py.converters import anno, nodes, traversal
+from autograph_py.converters import nodes
 
 
 class QN:
@@ -60,36 +62,13 @@ class QN:
 
 
 def qn_of(node):
-    return anno.getanno(node, anno.Basic.QN)
-
-
-class _Resolver(traversal.NodeVisitor):
-    def _loop(self, node):
-        # A loop's extra test (lowered break/return: only loops carry one) is part of
-        # its head. (Not checked on every node: that kept the walk from skipping the
-        # nodes it has nothing to do with, a constant.)
-        for test in anno.getanno(node, anno.Basic.EXTRA_LOOP_TEST, ()):
-            self.visit(test)
-        self.generic_visit(node)
-
-    visit_For = visit_AsyncFor = visit_While = _loop
-
-    def visit_Name(self, node):
-        anno.setanno(node, anno.Basic.QN, QN(node.id))
-
-    def visit_Attribute(self, node):
-        self.generic_visit(node)
+    node_class = node.__class__
+    if node_class is gast.Name:
+        return QN(node.id)
+    if node_class is gast.Attribute:
         base = qn_of(node.value)
-        if base is not None:
-            anno.setanno(node, anno.Basic.QN, QN(base, attr=node.attr))
-
-    def visit_Subscript(self, node):
-        self.generic_visit(node)
+        return None if base is None else QN(base, attr=node.attr)
+    if node_class is gast.Subscript and isinstance(node.slice, gast.Constant):
         base = qn_of(node.value)
-        if base is not None and isinstance(node.slice, gast.Constant):
-            anno.setanno(node, anno.Basic.QN, QN(base, subscript=node.slice.value))
-
-
-def resolve(tree):
-    _Resolver().visit(tree)
-    return tree
+        return None if base is None else QN(base, subscript=node.slice.value)
+    return None

@@ -73,7 +73,7 @@ def test_annotations_survive_copies():
     anno.setanno(node, anno.Basic.SKIP_PROCESSING, True)
     clone = copy.deepcopy(node)
     assert anno.getanno(clone, anno.Basic.SKIP_PROCESSING) is True
-    anno.copyanno(clone, node, anno.Basic.QN)
+    anno.copyanno(clone, node, anno.Basic.LOOP_OPTIONS)
     anno.delanno(clone, anno.Basic.SKIP_PROCESSING)
     assert not anno.hasanno(clone, anno.Basic.SKIP_PROCESSING)
 
