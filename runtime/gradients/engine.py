@@ -170,6 +170,43 @@ def _collect(pending, tensor):
     return grads[0]
 
 
+def _embedded_ids(graph):
+    """The ids of the eager tensors `graph` (or a graph nested in its ops) holds as
+    constants: used inside a traced function without being passed to it (the graph keeps
+    them alive, so their ids stay theirs)."""
+    ids = graph.derived.get("embedded eager tensors")
+    if ids is None:
+        found = set(graph._constants)
+        for op in graph.get_operations():
+            for inner in subgraphs(op.attrs):
+                found |= _embedded_ids(inner)
+        ids = graph.derived["embedded eager tensors"] = frozenset(found)
+    return ids
+
+
+def _refuse_embedded_sources(nodes, sources):
+    """A source that a recorded call's graph holds as a constant (an eager tensor the
+    function read from an enclosing scope) gets no gradient through that call, where
+    TensorFlow (which captures it as an input) gives one: an error, not a wrong answer."""
+    tensors = [(i, s) for i, s in enumerate(sources) if isinstance(s, EagerTensor)]
+    if not tensors:
+        return
+    for node in nodes:
+        graph = node.attrs.get("graph")
+        if not isinstance(graph, Graph):
+            continue
+        embedded = _embedded_ids(graph)
+        for i, source in tensors:
+            if id(source) in embedded:
+                name = getattr(graph, "name", None) or "a traced function"
+                raise ValueError(
+                    f"gradient source {i} (a {source.dtype.name} tensor of shape "
+                    f"{source.shape}) is used inside {name} without being passed to it "
+                    "(read from an enclosing scope, it was traced as a constant): its "
+                    "gradient through that call is not computed. Pass it to the "
+                    "function as an argument.")
+
+
 UNCONNECTED = ("none", "zero")
 
 
@@ -187,6 +224,7 @@ def differentiate(nodes, targets, target_grads, sources, unconnected_gradients="
         if not isinstance(s, (Tensor, Variable)):
             raise TypeError(f"gradient sources must be tensors or Variables, got "
                             f"{type(s).__name__} ({s!r})")
+    _refuse_embedded_sources(nodes, sources)
     if len(nodes) == 1 and len(targets) == 1 and target_grads[0] is None:
         direct = registry.get(nodes[0].type).direct_gradient
         found = direct and direct(nodes[0], targets[0], sources)

@@ -79,3 +79,33 @@ def test_a_variable_listed_twice_among_the_sources_gets_its_gradient_twice(mode)
         found = ag.function(step, jit_compile=mode == "jit_compile")(x)
     for g in found:
         np.testing.assert_allclose(g.numpy(), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("jit_compile", [False, True])
+def test_a_source_a_function_reads_from_an_enclosing_scope_is_an_error_not_a_wrong_gradient(
+        jit_compile):
+    # The traced function holds `x` as a constant, so no gradient flows to it through
+    # the call: the tape used to answer the argument's part alone ([1, 2, 3], where
+    # eager ops and TensorFlow give [2, 4, 6]). Now a clear error says what to do.
+    x = ag.constant([1.0, 2.0, 3.0])
+    f = ag.function(lambda y: ag.reduce_sum(x * y), jit_compile=jit_compile)
+    with ag.GradientTape() as tape:
+        tape.watch(x)
+        out = f(x)
+    with pytest.raises(ValueError, match="without being passed to it.*as an argument"):
+        tape.gradient(out, [x])
+
+    # Passed as an argument, it gets the gradient eager ops give (the oracle).
+    g = ag.function(lambda y, c: ag.reduce_sum(c * y), jit_compile=jit_compile)
+    with ag.GradientTape(persistent=True) as tape:
+        tape.watch(x)
+        staged = g(x, x)
+        eager = ag.reduce_sum(x * x)
+    np.testing.assert_allclose(tape.gradient(staged, x).numpy(),
+                               tape.gradient(eager, x).numpy())
+    # A source the function does not embed is answered as before.
+    w = ag.constant([1.0, 1.0, 1.0])
+    with ag.GradientTape() as tape:
+        tape.watch(w)
+        out = f(w)
+    np.testing.assert_allclose(tape.gradient(out, w).numpy(), x.numpy())
