@@ -186,5 +186,9 @@ class TensorArray:
         """Nothing to release (TensorFlow's API)."""
 
     def __repr__(self):
-        return (f"TensorArray(dtype={self._dtype.name}, size={self._written.shape[0]}, "
+        # A gradient with respect to a TensorArray is one rebuilt from its components'
+        # gradients: the bool `written` component has none (None).
+        known = self._written if self._written is not None else self._buffer
+        size = "unknown" if known is None else known.shape[0]
+        return (f"TensorArray(dtype={self._dtype.name}, size={size}, "
                 f"element_shape={self._shape.shape})")

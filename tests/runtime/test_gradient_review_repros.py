@@ -109,3 +109,18 @@ def test_a_source_a_function_reads_from_an_enclosing_scope_is_an_error_not_a_wro
         tape.watch(w)
         out = f(w)
     np.testing.assert_allclose(tape.gradient(out, w).numpy(), x.numpy())
+
+
+def test_a_gradient_with_respect_to_a_tensor_array_prints():
+    # Rebuilt from its components' gradients, it has no `written` flags (bool: no
+    # gradient); its repr used to fail on them.
+    x = ag.constant([1.0, 2.0, 3.0])
+    with ag.GradientTape() as tape:
+        tape.watch(x)
+        ta = ag.TensorArray(ag.float32, size=3)
+        for i in range(3):
+            ta = ta.write(i, x[i] * 2.0)
+        y = ag.reduce_sum(ta.stack() * x)
+    ta_grad, x_grad = tape.gradient(y, [ta, x])
+    assert repr(ta_grad) == "TensorArray(dtype=float32, size=3, element_shape=())"
+    np.testing.assert_allclose(x_grad.numpy(), 4 * x.numpy())  # d(2 x . x)/dx
