@@ -494,8 +494,13 @@ def may_change(node):
     """Whether this pass has anything to do in `node`: an `if`, `for` or `while` to
     stage, or a name an earlier pass bound to an Undefined whose loads to mark. Both are
     found among statements, so this walk (unlike the analyses) skips expressions."""
-    return any(isinstance(stmt, _STAGED) for stmt in traversal.block_items(node)) or any(
-        _sentinel_names(f) for f in traversal.block_items(node) if isinstance(f, _FUNCTIONS))
+    functions = []
+    for stmt in traversal.block_items(node):
+        if isinstance(stmt, _STAGED):
+            return True
+        if isinstance(stmt, _FUNCTIONS):
+            functions.append(stmt)
+    return any(_sentinel_names(f) for f in functions)
 
 
 def transform(node, ctx):

@@ -125,10 +125,6 @@ class LogicalExpressionTransformer(Transformer):
         return call
 
 
-# The flags lowered jumps leave, whose loop tests and guards are `not flag`.
-_JUMP_FLAGS = ('break flag', 'continue flag', 'return flag')
-
-
 class _GeneratedTests(Transformer):
     """Rewrites what lowering jumps generated, when the user wrote nothing to rewrite:
     then the only boolean operators and `not`s are in the tests control flow made

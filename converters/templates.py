@@ -17,7 +17,7 @@ Nodes are handed over, not lent: a value's first use in the template is the node
 quadratic), every further use a copy (`converters.copier`). Callers must not keep using
 a node they passed in. Each template text is parsed once and compiled (`_instantiator`)
 into a function building a new tree per use, with the placeholders replaced as it goes;
-`_Replacer`, walking a copy of the parsed tree (`_builder`), is the same replacement
+`_Replacer`, walking a plain copy of the parsed tree (`_builder`), is the same replacement
 written as a visitor: what the compiled code calls at each place a placeholder may stand,
 and the oracle the tests compare it with.
 
@@ -152,41 +152,6 @@ def _parsed(template):
 _CONSTANTS = (str, bytes, int, float, complex, bool, type(None), type(Ellipsis))  # repr-able
 
 
-@functools.cache
-def _builder(template):
-    """A function returning a new copy of `template`'s parsed tree.
-
-    Instantiating templates was a quarter of conversion time, mostly copying. The copy
-    is compiled instead: straight-line code that makes each node and fills its
-    `__dict__` (`copy_tree` looks at every value of every node to find the same
-    answer). Empty nodes (contexts, operators) are shared, as `copy_tree` shares them.
-    """
-    tree = _parsed(template)
-    lines, names = [], {'_new': gast.AST.__new__}
-
-    def build(value):
-        """An expression for `value` in the generated code, after the lines making it."""
-        if isinstance(value, list):
-            return '[' + ', '.join(build(v) for v in value) + ']'
-        if not isinstance(value, gast.AST):
-            if type(value) not in _CONSTANTS:  # a template holds no other constant
-                raise ValueError(f'template constant {value!r} in {template!r}')
-            return repr(value)
-        name = f'_{len(names)}'
-        if not value.__dict__:
-            names[name] = value  # shared
-            return name
-        names[name] = type(value)
-        fields = ', '.join(f'{k!r}: {build(v)}' for k, v in value.__dict__.items())
-        lines.append(f'n{name} = _new({name}); n{name}.__dict__.update({{{fields}}})')
-        return f'n{name}'
-
-    root = build(tree)
-    source = 'def copy():\n' + ''.join(f'    {line}\n' for line in lines)
-    exec(source + f'    return {root}\n', names)  # noqa: S102  (our template's tree)
-    return names['copy']
-
-
 class _Sites:
     """What compiled templates call where a placeholder may stand (see `_instantiator`);
     each does what `_Replacer` does there, for the values of one `replace` call."""
@@ -238,14 +203,28 @@ class _Sites:
         return self.replacer._declaration(node)
 
 
-@functools.cache
+def _builder(template):
+    """A function returning a new copy of `template`'s parsed tree (the tree
+    `_Replacer` walks: the oracle of the compiled replacement)."""
+    copy = _compile(template, plain=True)
+    return lambda: copy(None)
+
+
 def _instantiator(template):
     """A function `instantiate(sites)` returning the tree `replace` returns for
-    `template`: straight-line code building each node (as `_builder`), which calls
-    `sites` (`_Sites`) only where `_Replacer` would replace something, instead of
-    walking every node of the copy to find them. (A node passed for two placeholders is
-    inserted itself at one place and copied at the other; which one may differ from
-    `_Replacer`'s choice, nodes being built children first: the trees are equal.)"""
+    `template`."""
+    return _compile(template, plain=False)
+
+
+@functools.cache
+def _compile(template, plain):
+    """Straight-line code building each node of `template`'s parsed tree (filling its
+    `__dict__` at once: copying was a quarter of conversion time), which calls `sites`
+    (`_Sites`) only where `_Replacer` would replace something, instead of walking every
+    node of the copy to find them; with `plain`, a copy (no sites). (A node passed for
+    two placeholders is inserted itself at one place and copied at the other; which one
+    may differ from `_Replacer`'s choice, nodes being built children first: the trees
+    are equal.)"""
     tree = _parsed(template)
     lines, names = [], {'_new': gast.AST.__new__}
 
@@ -310,7 +289,7 @@ def _instantiator(template):
                                     plain or signature and key != 'args')
         return node_expr(type(value), fields)
 
-    root = build(tree)
+    root = build(tree, plain=plain)
     source = 'def instantiate(sites):\n' + ''.join(f'    {line}\n' for line in lines)
     exec(source + f'    return {root}\n', names)  # noqa: S102  (our template's tree)
     return names['instantiate']
