@@ -52,20 +52,15 @@ _OWN_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.Gen
 _BLOCKS = ('body', 'orelse', 'finalbody')
 
 
-def _is_operator_call(node, name):
-    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
-            node.func.attr == name and isinstance(node.func.value, gast.Name) and
-            node.func.value.id == 'ag__')
-
-
 def _if_exp_parts(node):
     """(test, body, orelse, source) of an `ag__.if_exp(...)` call with thunks, else None."""
-    if not _is_operator_call(node, 'if_exp') or len(node.args) != 4:
+    if not templates.is_operator_call(node, 'if_exp') or len(node.args) != 4:
         return None
     test, body, orelse, source = node.args
-    if not all(anno.hasanno(t, anno.Basic.THUNK) for t in (body, orelse)):
+    body, orelse = templates.thunk_value(body), templates.thunk_value(orelse)
+    if body is None or orelse is None:
         return None
-    return test, body.body, orelse.body, source.value
+    return test, body, orelse, source.value
 
 
 def _chained(node):
@@ -100,19 +95,6 @@ def _walrus_only_names(function):
             other.add(node.id)
         todo.extend(traversal.children(node))
     return walrus - other
-
-
-def _walrus_targets(stmts):
-    """Names a `:=` in `stmts` binds in the function holding them: a `:=` in a
-    comprehension binds there too, one in a lambda binds the lambda's own name."""
-    targets, todo = set(), list(stmts)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, gast.NamedExpr):
-            targets.add(node.target.id)
-        if not isinstance(node, (gast.Lambda,) + _FUNCTIONS + (gast.ClassDef,)):
-            todo.extend(traversal.children(node))
-    return targets
 
 
 def _join_loop_tests(loop, rebound):
@@ -235,7 +217,7 @@ class LazyOperandTransformer(Transformer):
             return node
         # Only the truth of `not x` and of `ag__.bool_(x)` (made by this pass) is used.
         operand_test = (isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not) or
-                        _is_operator_call(node, 'bool_'))
+                        templates.is_operator_call(node, 'bool_'))
         for field, value in gast.iter_fields(node):
             setattr(node, field, self._expression(value, operand_test, defs))
         return node
@@ -277,7 +259,7 @@ class LazyOperandTransformer(Transformer):
         body = body_of(value)
         # A moved `:=` must still bind the user's name, read afterwards or not (`v := v`
         # reads it first): the new function declares every name the moved code binds.
-        rebound = sorted(set(rebound) | _walrus_targets(body))
+        rebound = sorted(set(rebound) | traversal.walrus_targets(body))
         function.unbound.update(n for n in rebound if n in function.walrus_only)
         # A name no path before the statement binds (a helper's `nonlocal` write binds it
         # first) needs a binding for the control flow state the new function reads.
@@ -379,8 +361,9 @@ def _may_rebind_lazily(tree):
     helper, `:=`): most functions have neither."""
     operators = rebinders = False
     for node in traversal.walk(tree):
-        # A ternary is an ag__.if_exp call with lambdas by now.
-        if isinstance(node, (gast.BoolOp, gast.Lambda, gast.Compare)) or (
+        # A ternary is an ag__.if_exp call with thunks by now.
+        if isinstance(node, (gast.BoolOp, gast.Compare)) or templates.is_operator_call(
+                node, 'if_exp') or (
                 isinstance(node, gast.While) and
                 anno.hasanno(node, anno.Basic.EXTRA_LOOP_TEST)):
             operators = True

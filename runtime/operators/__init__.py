@@ -35,6 +35,7 @@ from autograph_py.runtime.operators.py_builtins import (
     sum_,
     zip_,
 )
+from autograph_py.runtime.operators.thunks import ONCE, once
 from autograph_py.runtime.operators.trace_warnings import outer_list_append
 from autograph_py.runtime.operators.undefined import (
     Undefined,
@@ -48,6 +49,7 @@ graph_backend.register()
 
 __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",
+    "once", "ONCE",
     "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld", "ldu",
     "new_list", "list_append", "outer_list_append", "list_pop", "list_stack", "TensorList",
     "set_element_type",
