@@ -31,14 +31,19 @@ holds binds (in the test of a ternary too): `:=` binds in the user's function, r
 afterwards or not (`v := v` reads it first). Names the
 function declares `global` are declared `global` in the generated function; a name only
 ever bound by a moved `:=` is first bound to `ag__.Undefined` at the top of the
-function (a `nonlocal` needs a binding). Operators inside lambdas and comprehensions
-(where no statement can go) stay as they are. An operator whose first operand rebinds a
-name is lowered too (`ag__.and_` takes every operand as a lambda, where `:=` would bind
-a name of the lambda), and so is a `while` test that rebinds names, joined first with
+function (a `nonlocal` needs a binding). An operator in a list, set or dict
+comprehension (which runs within its statement) is lowered the same way, its function
+taking as parameters the names the comprehension binds that the operands read; a `:=`
+there binds in the function, as in Python. Operators inside lambdas and generator
+expressions (code that may run after the statement, where no statement can go) stay
+as they are (their thunks bind a `:=` where Python does: templates.thunk). An operator
+whose first operand rebinds a name is lowered too (`ag__.and_` takes every operand as a
+lambda, where `:=` would bind a name of the lambda), and so is a `while` test that
+rebinds names, joined first with
 the loop's lowered-jump tests (`not break_ and test`), which run before it.
 
-After this pass no boolean operator or ternary outside a lambda or comprehension has a
-lazy operand that rebinds a name of the function.
+After this pass no boolean operator or ternary outside a lambda or generator expression
+has a lazy operand that rebinds a name of the function.
 """
 import ast
 
@@ -48,7 +53,10 @@ from autograph_py.converters.analysis import activity, liveness
 from autograph_py.converters.transformer import Transformer
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
-_OWN_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+# Scopes whose code may run after the statement (a lambda, a generator) or binds its own
+# names where `:=` cannot reach them (a lambda): their operators stay as they are.
+_LATER_SCOPES = (gast.Lambda, gast.GeneratorExp)
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp)
 _BLOCKS = ('body', 'orelse', 'finalbody')
 
 
@@ -128,6 +136,9 @@ class LazyOperandTransformer(Transformer):
         self.functions = []
         self.observed = None  # names read after the statement being rewritten, if known
         self.maybe_defined = None  # names bound on some path to that statement, if known
+        # Names the comprehensions around the expression being rewritten bind: a function
+        # lowering an operator there takes those it reads as parameters.
+        self.comprehension_names = frozenset()
 
     def visit_FunctionDef(self, node):
         outer = self.functions[-1].calls if self.functions else {}
@@ -194,8 +205,10 @@ class LazyOperandTransformer(Transformer):
         """`node` with its operators that need it lowered; their functions go to `defs`."""
         if isinstance(node, list):
             return [self._expression(n, test, defs) for n in node]
-        if not isinstance(node, gast.AST) or isinstance(node, _OWN_SCOPES + (gast.stmt,)):
+        if not isinstance(node, gast.AST) or isinstance(node, _LATER_SCOPES + (gast.stmt,)):
             return node
+        if isinstance(node, _COMPREHENSIONS):
+            return self._comprehension(node, defs)
         if isinstance(node, gast.BoolOp):
             # The first operand counts too: `ag__.and_` takes every operand as a lambda,
             # where `:=` would bind a name of the lambda.
@@ -222,6 +235,26 @@ class LazyOperandTransformer(Transformer):
             setattr(node, field, self._expression(value, operand_test, defs))
         return node
 
+    def _comprehension(self, node, defs):
+        """A list, set or dict comprehension runs within its statement: its operators are
+        lowered like the statement's own, the names it binds passed to their functions.
+        Only its first iterable runs in the scope around it."""
+        first = node.generators[0]
+        first.iter = self._expression(first.iter, False, defs)
+        outer = self.comprehension_names
+        self.comprehension_names = outer | {
+            n.id for gen in node.generators for n in traversal.walk(gen.target)
+            if isinstance(n, gast.Name)}
+        for gen in node.generators:
+            if gen is not first:
+                gen.iter = self._expression(gen.iter, False, defs)
+            gen.ifs = [self._expression(test, True, defs) for test in gen.ifs]
+        for field in ('elt', 'key', 'value'):
+            if hasattr(node, field):
+                setattr(node, field, self._expression(getattr(node, field), False, defs))
+        self.comprehension_names = outer
+        return node
+
     def _observed(self, stmt):
         """Names whose binding may be read after an operator of `stmt` runs: read by the
         statement (its blocks included), live after it unless its assignment rebinds
@@ -240,8 +273,10 @@ class LazyOperandTransformer(Transformer):
         """Plain names the operands rebind that may be read afterwards (sorted), or []: a
         `:=` whose value nobody reads may bind a name of the lambda it ends up in."""
         calls = self.functions[-1].calls if self.functions else {}
+        # A helper rebinding a name a comprehension shadows rebinds the function's, which
+        # the lowered operator's function could not declare: it stays a Python effect.
         rebound = {str(qn) for qn in activity.block_scope(operands, calls).modified
-                   if not qn.is_composite}
+                   if not qn.is_composite and str(qn) not in self.comprehension_names}
         return sorted(rebound if self.observed is None else rebound & self.observed)
 
     def _operand(self, value, test, expr):
@@ -257,6 +292,9 @@ class LazyOperandTransformer(Transformer):
         name = namer.new_symbol(base)
         value = namer.new_symbol('value', meaning=f'value of `{source}`')
         body = body_of(value)
+        params = sorted({n.id for stmt in body for n in traversal.walk(stmt)
+                         if isinstance(n, gast.Name)} & self.comprehension_names)
+        outer_names, self.comprehension_names = self.comprehension_names, frozenset()
         # A moved `:=` must still bind the user's name, read afterwards or not (`v := v`
         # reads it first): the new function declares every name the moved code binds.
         rebound = sorted(set(rebound) | traversal.walrus_targets(body))
@@ -267,19 +305,21 @@ class LazyOperandTransformer(Transformer):
                    n not in self.maybe_defined | function.globals | function.walrus_only]
         defs.extend(_undefined(unbound))
         new = templates.replace('''
-            def name():
+            def name(params):
                 nonlocal names
                 global gnames
                 body
                 return value
         ''', name=name, names=[n for n in rebound if n not in function.globals],
             gnames=[n for n in rebound if n in function.globals], body=body,
-            value=value)
+            value=value, params=params)
         # Only called by the statement it precedes: what it reads and rebinds counts at
         # that call (activity), the names are not captured by a closure that may run later.
         anno.setanno(new[0], anno.Basic.THUNK, True)
         defs.extend(self._block(new))  # lowers what the moved operands still hold
-        call = templates.replace_as_expression('name()', name=name)
+        self.comprehension_names = outer_names
+        call = templates.replace_as_expression('name(params)', name=name,
+                                              params=[_load(p) for p in params])
         anno.setanno(call, anno.Basic.SKIP_PROCESSING, True)  # not a converted_call
         return call
 
