@@ -224,6 +224,25 @@ def test_a_name_no_operand_bound_is_unbound_as_in_python():
         ag.to_graph(element_or_operand)([5])
 
 
+def graph_names(graphs):
+    # networkx.utils.backends._dispatchable.__new__, which stopped its import.
+    optional, lists = set(), set()
+    names = {
+        optional.add(val := k[:-1]) or val
+        if (last := k[-1]) == "?"
+        else lists.add(val := k[1:-1]) or val
+        if last == "]"
+        else k: v
+        for k, v in graphs.items()
+    }
+    return names, sorted(optional), sorted(lists), val, last
+
+
+def test_the_dict_comprehension_that_stopped_networkx_import():
+    graphs = {"G": 0, "H?": 1, "[Gs]": 2}
+    assert ag.to_graph(graph_names)(graphs) == graph_names(graphs)
+
+
 # --- the thunk keeps the operand's exceptions -------------------------------------------
 
 
