@@ -2,8 +2,13 @@
 
     f(a, *args, k=b, **kw)  ->  ag__.converted_call(f, a, *args, k=b, **kw)
 
-After this pass every call is a call of an `ag__` operator, except calls to `super()`
-(its zero-argument form needs to run in the method's own frame). With
+After this pass every call is a call of an `ag__` operator, except calls of the
+builtins that read the frame calling them (`super()`, `globals()`, `locals()`, `vars()`,
+`dir()`, `eval`, `exec`, `breakpoint()`), which must run in the converted function's own
+frame, not in `converted_call`'s (none of them is converted or overloaded); `locals()`,
+`vars()` and `dir()` become `ag__.user_locals(locals(), names)` (`ag__.local_names` for
+`dir()`), `names` the identifiers of the user's function, which leaves out what only
+conversion put in the frame. With
 `ctx.recursive=False` (`to_graph(fn, recursive=False)`: convert `fn` only) calls are
 left as written, so nothing `fn` calls is converted.
 """
@@ -18,11 +23,25 @@ def is_operator_call(node):
             func.value.id == 'ag__')
 
 
+_LOCALS = {'locals': 'user_locals', 'vars': 'user_locals', 'dir': 'local_names'}
+_FRAME_READERS = frozenset({'super', 'globals', 'locals', 'vars', 'dir', 'eval', 'exec',
+                            'breakpoint'})
+
+
 class CallTreeTransformer(Transformer):
     def visit_Call(self, node):
         node = self.generic_visit(node)
-        if is_operator_call(node) or (isinstance(node.func, gast.Name) and
-                                      node.func.id == 'super'):
+        name = node.func.id if isinstance(node.func, gast.Name) else None
+        if name in _LOCALS and not node.args and not node.keywords:
+            # The frame also holds what conversion made: the `ag__` alias, generated
+            # functions and flags (never named as a user's identifier, converters.naming),
+            # sentinels of names not bound yet.
+            names = gast.Tuple(elts=[gast.Constant(value=n, kind=None)
+                                     for n in sorted(self.ctx.census.identifiers)],
+                               ctx=gast.Load())
+            return templates.replace_as_expression(
+                f'ag__.{_LOCALS[name]}(locals(), names)', names=names)
+        if is_operator_call(node) or name in _FRAME_READERS:
             return node
         call = templates.replace_as_expression('ag__.converted_call(f)', f=node.func)
         call.args += node.args

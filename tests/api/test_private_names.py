@@ -93,14 +93,9 @@ CASES = [
 ]
 
 
-def _params():
-    for fn, arg_tuples in CASES:
-        for i, args in enumerate(arg_tuples):
-            for mode in ALL_MODES:
-                yield pytest.param(fn, args, mode, id=f"{fn.__name__}-{i}-{mode}")
-
-
-@pytest.mark.parametrize("fn, args, mode", list(_params()))
+@pytest.mark.parametrize("fn, args, mode", [
+    pytest.param(fn, args, mode, id=f"{fn.__name__}-{i}-{mode}")
+    for fn, arg_tuples in CASES for i, args in enumerate(arg_tuples) for mode in ALL_MODES])
 def test_converted_method_matches_python(fn, args, mode):
     counter = _Counter()
     assert_same(fn(counter, *args), run_mode(mode, fn, (counter,) + args))
