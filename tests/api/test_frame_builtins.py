@@ -78,16 +78,24 @@ def test_converted_matches_python(fn, args, mode):
     assert_same(fn(*args), run_mode(mode, fn, args))
 
 
-@pytest.mark.xfail(strict=True, reason="a name bound only in a block that no later code "
-                   "reads is not carried out of the block's function, so locals() after "
-                   "it misses the name (docs/limitations.md)")
-def test_locals_after_a_block_lists_what_the_block_bound():
-    assert ag.to_graph(lists_a_name_only_a_block_binds)(1) == \
-        lists_a_name_only_a_block_binds(1)
+@pytest.mark.parametrize("mode", ("python", "eager"))
+def test_locals_after_a_block_lists_what_the_block_bound(mode):
+    # The call reads every name (activity), so the `if` carries `c` out of its block.
+    assert_same(lists_a_name_only_a_block_binds(1),
+                run_mode(mode, lists_a_name_only_a_block_binds, (1,)))
+    assert_same(lists_a_name_only_a_block_binds(-1),
+                run_mode(mode, lists_a_name_only_a_block_binds, (-1,)))
+
+
+@pytest.mark.parametrize("mode", ("graph", "function"))
+def test_locals_after_a_staged_block_is_the_staging_rule(mode):
+    # Python lists `c` on one path only: staged, both branches must bind it.
+    with pytest.raises(ValueError, match="'c' is defined in only one branch"):
+        run_mode(mode, lists_a_name_only_a_block_binds, (1,))
 
 
 def test_to_code_calls_frame_readers_in_the_functions_frame():
     code = ag.to_code(evaluates_with_its_names)
-    assert "eval('x + y + OFFSET')" in code and "converted_call(eval" not in code
+    assert "eval('x + y + OFFSET', None, ag__.user_locals(locals(), (" in code
     code = ag.to_code(lists_its_locals)
     assert "ag__.user_locals(locals(), (" in code

@@ -172,7 +172,29 @@ def element_ternary_over_a_range(x):
     return [(z := x + i) if x > i else z + 1 for i in range(3)]
 
 
+def filter_binds_before_the_element_reads_in_a_staged_loop(a):
+    # Found by tests/fuzz (realcode): the element reads the `z` its own filter bound,
+    # so the staged `if` has no `z` of before to carry (it was a false "defined in only
+    # one branch").
+    v = 0
+    for _ in range(2):
+        if a > 0:
+            v = sum([z - c for c in [1, 2] if (z := c * 2) > 2])
+    return v
+
+
+def filter_may_not_bind_before_the_element_reads(a):
+    v = 0
+    z = 5
+    for _ in range(2):
+        if a > 0:
+            v = v + sum([z - c for c in [1, 2] if c > 1 or (z := c * 2) > 2])
+    return v, z
+
+
 SCALAR_CASES = [
+    (filter_binds_before_the_element_reads_in_a_staged_loop, [(1,), (-1,)]),
+    (filter_may_not_bind_before_the_element_reads, [(1,), (-1,)]),
     (staged_if_condition, [(0,), (3,), (6,)]),
     (staged_if_condition_lazy_operand, [(0,), (3,), (6,)]),
     (unread_in_a_return, [(0,), (3,)]),
