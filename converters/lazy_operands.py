@@ -31,8 +31,8 @@ holds binds (in the test of a ternary too): `:=` binds in the user's function, r
 afterwards or not (`v := v` reads it first). Names the
 function declares `global` are declared `global` in the generated function; a name only
 ever bound by a moved `:=` is first bound to `ag__.Undefined` at the top of the
-function (a `nonlocal` needs a binding). An operator in a list, set or dict
-comprehension (which runs within its statement) is lowered the same way, its function
+function (a `nonlocal` needs a binding). An operator in the element of a list, set or
+dict comprehension (which runs within its statement) is lowered the same way, its function
 taking as parameters the names the comprehension binds that the operands read; a `:=`
 there binds in the function, as in Python. Operators inside lambdas and generator
 expressions (code that may run after the statement, where no statement can go) stay
@@ -236,19 +236,20 @@ class LazyOperandTransformer(Transformer):
         return node
 
     def _comprehension(self, node, defs):
-        """A list, set or dict comprehension runs within its statement: its operators are
-        lowered like the statement's own, the names it binds passed to their functions.
-        Only its first iterable runs in the scope around it."""
+        """A list, set or dict comprehension runs within its statement: the operators of
+        its element and iterables are lowered like the statement's own, the names it binds
+        passed to their functions. Only its first iterable runs in the scope around it."""
         first = node.generators[0]
         first.iter = self._expression(first.iter, False, defs)
         outer = self.comprehension_names
         self.comprehension_names = outer | {
             n.id for gen in node.generators for n in traversal.walk(gen.target)
             if isinstance(n, gast.Name)}
-        for gen in node.generators:
-            if gen is not first:
-                gen.iter = self._expression(gen.iter, False, defs)
-            gen.ifs = [self._expression(test, True, defs) for test in gen.ifs]
+        # A filter is left as it is: the comprehension asks Python's truth of it, which
+        # a staged value cannot give (its `:=` binds where Python's does: templates.thunk),
+        # and activity reads its `and` as binding what the element then reads.
+        for gen in node.generators[1:]:
+            gen.iter = self._expression(gen.iter, False, defs)
         for field in ('elt', 'key', 'value'):
             if hasattr(node, field):
                 setattr(node, field, self._expression(getattr(node, field), False, defs))

@@ -273,16 +273,26 @@ def _comprehension_parts(node):
 def _exposed_reads(node, calls, memo):
     """The reads of a comprehension that may see a binding made before it, or None for
     all of them: not a read of a name its own `:=` surely bound in an earlier part of
-    the same iteration (`[z for c in cs if (z := f(c))]` reads no `z` of its own).
+    the same iteration (`[z for c in cs if c and (z := f(c))]` reads no earlier `z`).
     (The first iterable runs before everything else, outside the comprehension.)"""
     if not any(isinstance(n, gast.NamedExpr) for n in traversal.walk(node)):
         return None
+    filters = {id(test) for gen in node.generators for test in gen.ifs}
     bound, exposed = set(), set(block_scope([node.generators[0].iter], calls, memo).read)
     for part in _comprehension_parts(node):
         exposed |= {qn for qn in block_scope([part], calls, memo).read
                     if str(qn.root) not in bound}
-        bound |= _surely_bound_by_walrus(part)
+        bound |= _bound_if_true(part) if id(part) in filters else \
+            _surely_bound_by_walrus(part)
     return exposed
+
+
+def _bound_if_true(test):
+    """Names a `:=` in `test` surely bound when `test` is true: what follows a filter
+    runs only then, and every operand of its `and` ran."""
+    if isinstance(test, gast.BoolOp) and isinstance(test.op, gast.And):
+        return set().union(*(_bound_if_true(value) for value in test.values))
+    return _surely_bound_by_walrus(test)
 
 
 def _surely_bound_by_walrus(expr):

@@ -183,6 +183,15 @@ def filter_binds_before_the_element_reads_in_a_staged_loop(a):
     return v
 
 
+def filter_and_binds_before_the_element_reads_in_a_staged_if(b):
+    # Found by tests/fuzz (realcode): the element runs only when every operand of the
+    # filter's `and` ran, the `:=` included.
+    v = 0
+    if b:
+        v = sum([z - c for c in [1, 2, 3] if c > 0 and (z := c + 1) < 5])
+    return v
+
+
 def filter_may_not_bind_before_the_element_reads(a):
     v = 0
     z = 5
@@ -195,6 +204,7 @@ def filter_may_not_bind_before_the_element_reads(a):
 SCALAR_CASES = [
     (filter_binds_before_the_element_reads_in_a_staged_loop, [(1,), (-1,)]),
     (filter_may_not_bind_before_the_element_reads, [(1,), (-1,)]),
+    (filter_and_binds_before_the_element_reads_in_a_staged_if, [(1,), (0,)]),
     (staged_if_condition, [(0,), (3,), (6,)]),
     (staged_if_condition_lazy_operand, [(0,), (3,), (6,)]),
     (unread_in_a_return, [(0,), (3,)]),
@@ -297,9 +307,15 @@ def test_an_assert_message_binds_in_the_function(x):
 
 def test_to_code_lowers_an_operator_of_a_comprehension_to_a_function_of_its_names():
     # As an operator of a statement: an `if` that control flow stages, `y` as its state.
+    code = ag.to_code(element_staged_lazy_operand_read_after)
+    assert "def and_value(i):" in code and "nonlocal y" in code
+    assert "[and_value(i) for i in" in code
+
+
+def test_to_code_keeps_a_filter_an_operator_call_whose_walrus_binds_outside():
     code = ag.to_code(filter_and)
-    assert "def and_value(x):" in code and "nonlocal y" in code
-    assert "for x in xs if and_value(x)]" in code
+    assert "if ag__.and_(ag__.once(((y := (x * 2)) > 2 for _ in ag__.ONCE)), " \
+           "lambda: y < 10)]" in code
 
 
 def test_to_code_makes_a_scope_transparent_thunk_for_a_walrus_in_a_lambda():
