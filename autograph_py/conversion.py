@@ -30,7 +30,7 @@ import gast
 
 from autograph_py import error_rewriting, loader
 from autograph_py.conversion_cache import ConversionCache
-from autograph_py.converters import parser, pipeline
+from autograph_py.converters import parser, pipeline, private_names
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
 from autograph_py.runtime import context, nest
@@ -135,7 +135,10 @@ def _factory(fn, recursive):
 
 def _convert(fn, recursive):
     node, filename, _ = parser.parse_function(_own_source_view(fn))
-    ctx = ConversionContext(filename=filename, recursive=recursive)
+    # Compiled again outside its class: the compiler would not mangle its private names.
+    qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)  # not functools.wraps'
+    ctx = ConversionContext(filename=filename, recursive=recursive,
+                            class_name=private_names.class_name_of(qualname))
     converted = pipeline.convert_function(_as_function_def(node), ctx)
     source = pipeline.to_source(converted)
     return loader.compile_factory(fn, converted, source), source

@@ -16,7 +16,7 @@ class AssertTransformer(Transformer):
         source = gast.Constant(value=ast.unparse(gast.gast_to_ast(node.test)), kind=None)
         node = self.generic_visit(node)
         msg = gast.Constant(value=None, kind=None) if node.msg is None else \
-            templates.thunk(node.msg)
+            templates.thunk(node.msg, self.ctx.namer)
         return templates.replace('ag__.assert_stmt(test, msg, source)', test=node.test,
                                  msg=msg, source=source)
 

@@ -2,8 +2,15 @@
 
     f(a, *args, k=b, **kw)  ->  ag__.converted_call(f, a, *args, k=b, **kw)
 
-After this pass every call is a call of an `ag__` operator, except calls to `super()`
-(its zero-argument form needs to run in the method's own frame). With
+After this pass every call is a call of an `ag__` operator, except calls of the
+builtins that read the frame calling them (`super()`, `globals()`, `locals()`, `vars()`,
+`dir()`, `eval`, `exec`, `breakpoint()`), which must run in the converted function's own
+frame, not in `converted_call`'s (none of them is converted or overloaded); `locals()`,
+`vars()` and `dir()` become `ag__.user_locals(locals(), names)` (`ag__.local_names` for
+`dir()`), `names` the identifiers of the user's function, which leaves out what only
+conversion put in the frame, and `eval(s)`/`exec(s)` get it as their namespace. The
+analyses count such a call as reading the names it lists, so the blocks before it
+carry them out. With
 `ctx.recursive=False` (`to_graph(fn, recursive=False)`: convert `fn` only) calls are
 left as written, so nothing `fn` calls is converted.
 """
@@ -18,16 +25,40 @@ def is_operator_call(node):
             func.value.id == 'ag__')
 
 
+_LOCALS = {'locals': 'user_locals', 'vars': 'user_locals', 'dir': 'local_names'}
+_FRAME_READERS = frozenset({'super', 'globals', 'locals', 'vars', 'dir', 'eval', 'exec',
+                            'breakpoint'})
+
+
 class CallTreeTransformer(Transformer):
     def visit_Call(self, node):
         node = self.generic_visit(node)
-        if is_operator_call(node) or (isinstance(node.func, gast.Name) and
-                                      node.func.id == 'super'):
+        name = node.func.id if isinstance(node.func, gast.Name) else None
+        if name in _LOCALS and not node.args and not node.keywords:
+            return self._user_locals(_LOCALS[name])
+        if name in ('eval', 'exec') and len(node.args) == 1 and not node.keywords:
+            # Its default namespace is the frame's locals, which `locals()` reads.
+            node.args += [gast.Constant(value=None, kind=None),
+                          self._user_locals('user_locals')]
+            return node
+        if is_operator_call(node) or name in _FRAME_READERS:
             return node
         call = templates.replace_as_expression('ag__.converted_call(f)', f=node.func)
         call.args += node.args
         call.keywords = node.keywords
         return call
+
+
+    def _user_locals(self, operator):
+        """`ag__.<operator>(locals(), names)`: the frame also holds what conversion
+        made (the `ag__` alias, generated functions and flags, never named as a user's
+        identifier: converters.naming; sentinels of names not bound yet), and the names
+        tell the analyses what the call reads."""
+        names = gast.Tuple(elts=[gast.Constant(value=n, kind=None)
+                                 for n in sorted(self.ctx.census.identifiers)],
+                           ctx=gast.Load())
+        return templates.replace_as_expression(f'ag__.{operator}(locals(), names)',
+                                               names=names)
 
 
 def transform(node, ctx):

@@ -16,7 +16,8 @@ class ConditionalExpressionTransformer(Transformer):
         node = self.generic_visit(node)
         return templates.replace_as_expression(
             'ag__.if_exp(test, body, orelse, source)', test=node.test,
-            body=templates.thunk(node.body), orelse=templates.thunk(node.orelse),
+            body=templates.thunk(node.body, self.ctx.namer),
+            orelse=templates.thunk(node.orelse, self.ctx.namer),
             source=gast.Constant(value=source, kind=None))
 
 

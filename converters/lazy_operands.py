@@ -31,14 +31,19 @@ holds binds (in the test of a ternary too): `:=` binds in the user's function, r
 afterwards or not (`v := v` reads it first). Names the
 function declares `global` are declared `global` in the generated function; a name only
 ever bound by a moved `:=` is first bound to `ag__.Undefined` at the top of the
-function (a `nonlocal` needs a binding). Operators inside lambdas and comprehensions
-(where no statement can go) stay as they are. An operator whose first operand rebinds a
-name is lowered too (`ag__.and_` takes every operand as a lambda, where `:=` would bind
-a name of the lambda), and so is a `while` test that rebinds names, joined first with
+function (a `nonlocal` needs a binding). An operator in the element of a list, set or
+dict comprehension (which runs within its statement) is lowered the same way, its function
+taking as parameters the names the comprehension binds that the operands read; a `:=`
+there binds in the function, as in Python. Operators inside lambdas and generator
+expressions (code that may run after the statement, where no statement can go) stay
+as they are (their thunks bind a `:=` where Python does: templates.thunk). An operator
+whose first operand rebinds a name is lowered too (`ag__.and_` takes every operand as a
+lambda, where `:=` would bind a name of the lambda), and so is a `while` test that
+rebinds names, joined first with
 the loop's lowered-jump tests (`not break_ and test`), which run before it.
 
-After this pass no boolean operator or ternary outside a lambda or comprehension has a
-lazy operand that rebinds a name of the function.
+After this pass no boolean operator or ternary outside a lambda or generator expression
+has a lazy operand that rebinds a name of the function.
 """
 import ast
 
@@ -48,24 +53,22 @@ from autograph_py.converters.analysis import activity, liveness
 from autograph_py.converters.transformer import Transformer
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
-_OWN_SCOPES = (gast.Lambda, gast.ListComp, gast.SetComp, gast.DictComp, gast.GeneratorExp)
+# Scopes whose code may run after the statement (a lambda, a generator) or binds its own
+# names where `:=` cannot reach them (a lambda): their operators stay as they are.
+_LATER_SCOPES = (gast.Lambda, gast.GeneratorExp)
+_COMPREHENSIONS = (gast.ListComp, gast.SetComp, gast.DictComp)
 _BLOCKS = ('body', 'orelse', 'finalbody')
-
-
-def _is_operator_call(node, name):
-    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
-            node.func.attr == name and isinstance(node.func.value, gast.Name) and
-            node.func.value.id == 'ag__')
 
 
 def _if_exp_parts(node):
     """(test, body, orelse, source) of an `ag__.if_exp(...)` call with thunks, else None."""
-    if not _is_operator_call(node, 'if_exp') or len(node.args) != 4:
+    if not templates.is_operator_call(node, 'if_exp') or len(node.args) != 4:
         return None
     test, body, orelse, source = node.args
-    if not all(anno.hasanno(t, anno.Basic.THUNK) for t in (body, orelse)):
+    body, orelse = templates.thunk_value(body), templates.thunk_value(orelse)
+    if body is None or orelse is None:
         return None
-    return test, body.body, orelse.body, source.value
+    return test, body, orelse, source.value
 
 
 def _chained(node):
@@ -102,19 +105,6 @@ def _walrus_only_names(function):
     return walrus - other
 
 
-def _walrus_targets(stmts):
-    """Names a `:=` in `stmts` binds in the function holding them: a `:=` in a
-    comprehension binds there too, one in a lambda binds the lambda's own name."""
-    targets, todo = set(), list(stmts)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, gast.NamedExpr):
-            targets.add(node.target.id)
-        if not isinstance(node, (gast.Lambda,) + _FUNCTIONS + (gast.ClassDef,)):
-            todo.extend(traversal.children(node))
-    return targets
-
-
 def _join_loop_tests(loop, rebound):
     """A `while` test that rebinds names joins the loop's lowered-jump tests here, as
     `not break_ and test`, so that this pass lowers the `and` (control flow would join
@@ -146,6 +136,9 @@ class LazyOperandTransformer(Transformer):
         self.functions = []
         self.observed = None  # names read after the statement being rewritten, if known
         self.maybe_defined = None  # names bound on some path to that statement, if known
+        # Names the comprehensions around the expression being rewritten bind: a function
+        # lowering an operator there takes those it reads as parameters.
+        self.comprehension_names = frozenset()
 
     def visit_FunctionDef(self, node):
         outer = self.functions[-1].calls if self.functions else {}
@@ -212,8 +205,10 @@ class LazyOperandTransformer(Transformer):
         """`node` with its operators that need it lowered; their functions go to `defs`."""
         if isinstance(node, list):
             return [self._expression(n, test, defs) for n in node]
-        if not isinstance(node, gast.AST) or isinstance(node, _OWN_SCOPES + (gast.stmt,)):
+        if not isinstance(node, gast.AST) or isinstance(node, _LATER_SCOPES + (gast.stmt,)):
             return node
+        if isinstance(node, _COMPREHENSIONS):
+            return self._comprehension(node, defs)
         if isinstance(node, gast.BoolOp):
             # The first operand counts too: `ag__.and_` takes every operand as a lambda,
             # where `:=` would bind a name of the lambda.
@@ -235,9 +230,30 @@ class LazyOperandTransformer(Transformer):
             return node
         # Only the truth of `not x` and of `ag__.bool_(x)` (made by this pass) is used.
         operand_test = (isinstance(node, gast.UnaryOp) and isinstance(node.op, gast.Not) or
-                        _is_operator_call(node, 'bool_'))
+                        templates.is_operator_call(node, 'bool_'))
         for field, value in gast.iter_fields(node):
             setattr(node, field, self._expression(value, operand_test, defs))
+        return node
+
+    def _comprehension(self, node, defs):
+        """A list, set or dict comprehension runs within its statement: the operators of
+        its element and iterables are lowered like the statement's own, the names it binds
+        passed to their functions. Only its first iterable runs in the scope around it."""
+        first = node.generators[0]
+        first.iter = self._expression(first.iter, False, defs)
+        outer = self.comprehension_names
+        self.comprehension_names = outer | {
+            n.id for gen in node.generators for n in traversal.walk(gen.target)
+            if isinstance(n, gast.Name)}
+        # A filter is left as it is: the comprehension asks Python's truth of it, which
+        # a staged value cannot give (its `:=` binds where Python's does: templates.thunk),
+        # and activity reads its `and` as binding what the element then reads.
+        for gen in node.generators[1:]:
+            gen.iter = self._expression(gen.iter, False, defs)
+        for field in ('elt', 'key', 'value'):
+            if hasattr(node, field):
+                setattr(node, field, self._expression(getattr(node, field), False, defs))
+        self.comprehension_names = outer
         return node
 
     def _observed(self, stmt):
@@ -258,8 +274,10 @@ class LazyOperandTransformer(Transformer):
         """Plain names the operands rebind that may be read afterwards (sorted), or []: a
         `:=` whose value nobody reads may bind a name of the lambda it ends up in."""
         calls = self.functions[-1].calls if self.functions else {}
+        # A helper rebinding a name a comprehension shadows rebinds the function's, which
+        # the lowered operator's function could not declare: it stays a Python effect.
         rebound = {str(qn) for qn in activity.block_scope(operands, calls).modified
-                   if not qn.is_composite}
+                   if not qn.is_composite and str(qn) not in self.comprehension_names}
         return sorted(rebound if self.observed is None else rebound & self.observed)
 
     def _operand(self, value, test, expr):
@@ -275,9 +293,12 @@ class LazyOperandTransformer(Transformer):
         name = namer.new_symbol(base)
         value = namer.new_symbol('value', meaning=f'value of `{source}`')
         body = body_of(value)
+        params = sorted({n.id for stmt in body for n in traversal.walk(stmt)
+                         if isinstance(n, gast.Name)} & self.comprehension_names)
+        outer_names, self.comprehension_names = self.comprehension_names, frozenset()
         # A moved `:=` must still bind the user's name, read afterwards or not (`v := v`
         # reads it first): the new function declares every name the moved code binds.
-        rebound = sorted(set(rebound) | _walrus_targets(body))
+        rebound = sorted(set(rebound) | traversal.walrus_targets(body))
         function.unbound.update(n for n in rebound if n in function.walrus_only)
         # A name no path before the statement binds (a helper's `nonlocal` write binds it
         # first) needs a binding for the control flow state the new function reads.
@@ -285,19 +306,21 @@ class LazyOperandTransformer(Transformer):
                    n not in self.maybe_defined | function.globals | function.walrus_only]
         defs.extend(_undefined(unbound))
         new = templates.replace('''
-            def name():
+            def name(params):
                 nonlocal names
                 global gnames
                 body
                 return value
         ''', name=name, names=[n for n in rebound if n not in function.globals],
             gnames=[n for n in rebound if n in function.globals], body=body,
-            value=value)
+            value=value, params=params)
         # Only called by the statement it precedes: what it reads and rebinds counts at
         # that call (activity), the names are not captured by a closure that may run later.
         anno.setanno(new[0], anno.Basic.THUNK, True)
         defs.extend(self._block(new))  # lowers what the moved operands still hold
-        call = templates.replace_as_expression('name()', name=name)
+        self.comprehension_names = outer_names
+        call = templates.replace_as_expression('name(params)', name=name,
+                                              params=[_load(p) for p in params])
         anno.setanno(call, anno.Basic.SKIP_PROCESSING, True)  # not a converted_call
         return call
 
@@ -379,8 +402,9 @@ def _may_rebind_lazily(tree):
     helper, `:=`): most functions have neither."""
     operators = rebinders = False
     for node in traversal.walk(tree):
-        # A ternary is an ag__.if_exp call with lambdas by now.
-        if isinstance(node, (gast.BoolOp, gast.Lambda, gast.Compare)) or (
+        # A ternary is an ag__.if_exp call with thunks by now.
+        if isinstance(node, (gast.BoolOp, gast.Compare)) or templates.is_operator_call(
+                node, 'if_exp') or (
                 isinstance(node, gast.While) and
                 anno.hasanno(node, anno.Basic.EXTRA_LOOP_TEST)):
             operators = True

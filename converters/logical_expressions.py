@@ -29,10 +29,6 @@ _COMPARE_OPS = {
 }
 
 
-def _thunk(expr):
-    return templates.replace_as_expression('lambda: expr', expr=expr)
-
-
 def _string(value):
     return gast.Constant(value=value, kind=None)
 
@@ -100,7 +96,7 @@ class LogicalExpressionTransformer(Transformer):
         node = self.generic_visit(node)
         operator = 'and_' if isinstance(node.op, gast.And) else 'or_'
         call = templates.replace_as_expression(f'ag__.{operator}()')
-        call.args = [_thunk(v) for v in node.values]
+        call.args = [templates.thunk(v, self.ctx.namer) for v in node.values]
         if in_test:
             call.keywords = [gast.keyword(arg='test', value=gast.Constant(value=True,
                                                                            kind=None))]
@@ -121,7 +117,8 @@ class LogicalExpressionTransformer(Transformer):
             return node
         call = templates.replace_as_expression('ag__.compare_chain(x)', x=node.left)
         for op, operand in zip(node.ops, node.comparators):
-            call.args += [_string(_COMPARE_OPS[type(op)]), _thunk(operand)]
+            call.args += [_string(_COMPARE_OPS[type(op)]),
+                          templates.thunk(operand, self.ctx.namer)]
         return call
 
 

@@ -21,6 +21,7 @@ from autograph_py.converters import (
     lazy_operands,
     lists,
     logical_expressions,
+    private_names,
     return_statements,
     unsupported,
     variables,
@@ -32,6 +33,9 @@ from autograph_py.converters.naming import Namer
 from autograph_py.converters.transformer import locate_from_ancestors
 
 PIPELINE = (
+    # First: the rewrite Python's compiler does in a class body, before any pass reads a
+    # name (and on all of the code, what other passes leave as written included).
+    private_names,
     # Marks do_not_convert functions before any other pass can enter them.
     functions,
     # Next, so errors point at untouched user code and no work is wasted.

@@ -300,12 +300,36 @@ def replace(template, **replacements):
     return _instantiator(template)(_Sites(replacements)).body
 
 
-def thunk(expr):
+def thunk(expr, namer):
     """`lambda: expr`, marked `Basic.THUNK`: the operator it is passed to calls it (or
-    not) before returning, so it reads names where it is written, like `expr` did."""
+    not) before returning, so it reads names where it is written, like `expr` did.
+
+    When `expr` holds a `:=`, the thunk is `ag__.once(expr for _ in ag__.ONCE)` instead
+    (runtime/operators/thunks.py): a `:=` in a lambda would bind a name of the lambda,
+    in a generator expression it binds where the user's does (PEP 572)."""
+    if traversal.walrus_targets([expr]):
+        return replace_as_expression('ag__.once(expr for unused in ag__.ONCE)', expr=expr,
+                                     unused=namer.shared_symbol('_'))
     node = replace_as_expression('lambda: expr', expr=expr)
     anno.setanno(node, anno.Basic.THUNK, True)
     return node
+
+
+def thunk_value(node):
+    """The expression the thunk `node` (made by `thunk`) computes, else None."""
+    if isinstance(node, gast.Lambda) and anno.hasanno(node, anno.Basic.THUNK):
+        return node.body
+    if (is_operator_call(node, 'once') and len(node.args) == 1 and
+            isinstance(node.args[0], gast.GeneratorExp)):
+        return node.args[0].elt
+    return None
+
+
+def is_operator_call(node, name):
+    """Whether `node` calls the operator `ag__.<name>`."""
+    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute) and
+            node.func.attr == name and isinstance(node.func.value, gast.Name) and
+            node.func.value.id == 'ag__')
 
 
 def replace_as_expression(template, **replacements):

@@ -26,6 +26,9 @@ class ConversionContext:
     namer: Namer = dataclasses.field(default_factory=Namer)
     recursive: bool = True
     census: object = None  # the function's `census.Census`, set by the pipeline
+    # The class whose body the function was written in, when the converted code is
+    # compiled outside it (private names are then mangled here: converters.private_names).
+    class_name: str = None
 
     def error(self, node, message):
         """A ConversionError at `node`, its column 1-based like a SyntaxError's."""

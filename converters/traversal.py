@@ -252,6 +252,22 @@ class NodeVisitor(gast.NodeVisitor):
                 visit(child)
 
 
+
+_SCOPES_OF_THEIR_OWN = (gast.Lambda, gast.FunctionDef, gast.AsyncFunctionDef, gast.ClassDef)
+
+
+def walrus_targets(nodes):
+    """The names a `:=` in `nodes` binds in the scope holding them: a `:=` in a
+    comprehension binds there too (PEP 572), one in a lambda binds the lambda's own name."""
+    targets, todo = set(), list(nodes)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, gast.NamedExpr):
+            targets.add(node.target.id)
+        if not isinstance(node, _SCOPES_OF_THEIR_OWN):
+            todo += children(node)
+    return targets
+
 _BLOCK_CHILDREN = {}  # node class -> its `children` reading the fields of statements
 
 

@@ -8,7 +8,9 @@ which the loop binds on every iteration).
 Scoping follows Python: a nested function, lambda, class or comprehension is its own
 scope. What it reads from the enclosing scope counts as a read where it is defined, and
 names it declares `nonlocal` and writes count as modifications there; its own locals
-(parameters, comprehension targets) are invisible outside. A call of a function defined
+(parameters, comprehension targets) are invisible outside. A comprehension's read of a
+name its own `:=` surely bound in an earlier part of the same iteration (`[z for c in
+cs if (z := f(c))]`) reads nothing from outside. A call of a function defined
 in the enclosing function, or in a function enclosing that one (`bump()`), also counts
 its `nonlocal` writes (and those of the local functions it calls) as modifications at
 the call site, so a loop calling it carries the names it rebinds; a function generated
@@ -45,6 +47,7 @@ from autograph_py.converters import anno, traversal
 from autograph_py.converters.analysis.qual_names import QN, qn_of
 
 _FUNCTIONS = (gast.FunctionDef, gast.AsyncFunctionDef)
+_NAMESPACE_READERS = ('user_locals', 'local_names')
 
 
 class Scope:
@@ -130,6 +133,11 @@ class _Collector(traversal.NodeVisitor):
         return None
 
     def visit_Call(self, node):
+        func = node.func
+        if (isinstance(func, gast.Attribute) and func.attr in _NAMESPACE_READERS and
+                isinstance(func.value, gast.Name) and func.value.id == 'ag__'):
+            # `ag__.user_locals(locals(), names)` (call_trees) reads every name listed.
+            self.scope.read |= {QN(c.value) for c in node.args[1].elts}
         if self.calls:
             callee = node.func
             if isinstance(callee, gast.Attribute) and callee.attr == 'converted_call' and \
@@ -241,7 +249,9 @@ class _Collector(traversal.NodeVisitor):
         inner = _Collector(self.calls, self.contained, self.memo)
         inner.generic_visit(node)
         targets = {qn for gen in node.generators for qn in block_scope([gen.target]).bound}
-        self.scope.read |= {qn for qn in inner.scope.read if qn.root not in targets}
+        exposed = _exposed_reads(node, self.calls, self.memo)
+        self.scope.read |= {qn for qn in inner.scope.read
+                            if qn.root not in targets and (exposed is None or qn in exposed)}
         self.scope.modified |= {qn for qn in inner.scope.modified
                                 if qn.root not in targets}
         self.scope.own |= {n for n in inner.scope.own if QN(n) not in targets}
@@ -251,6 +261,60 @@ class _Collector(traversal.NodeVisitor):
 
     visit_ListComp = visit_SetComp = visit_DictComp = visit_GeneratorExp = \
         _visit_comprehension
+
+
+def _comprehension_parts(node):
+    """The parts of a comprehension in the order an iteration evaluates them."""
+    for i, gen in enumerate(node.generators):
+        yield from ([gen.iter] if i else []) + [gen.target] + gen.ifs
+    yield from [node.key, node.value] if isinstance(node, gast.DictComp) else [node.elt]
+
+
+def _exposed_reads(node, calls, memo):
+    """The reads of a comprehension that may see a binding made before it, or None for
+    all of them: not a read of a name its own `:=` surely bound in an earlier part of
+    the same iteration (`[z for c in cs if c and (z := f(c))]` reads no earlier `z`).
+    (The first iterable runs before everything else, outside the comprehension.)"""
+    if not any(isinstance(n, gast.NamedExpr) for n in traversal.walk(node)):
+        return None
+    filters = {id(test) for gen in node.generators for test in gen.ifs}
+    bound, exposed = set(), set(block_scope([node.generators[0].iter], calls, memo).read)
+    for part in _comprehension_parts(node):
+        exposed |= {qn for qn in block_scope([part], calls, memo).read
+                    if str(qn.root) not in bound}
+        bound |= _bound_if_true(part) if id(part) in filters else \
+            _surely_bound_by_walrus(part)
+    return exposed
+
+
+def _bound_if_true(test):
+    """Names a `:=` in `test` surely bound when `test` is true: what follows a filter
+    runs only then, and every operand of its `and` ran."""
+    if isinstance(test, gast.BoolOp) and isinstance(test.op, gast.And):
+        return set().union(*(_bound_if_true(value) for value in test.values))
+    return _surely_bound_by_walrus(test)
+
+
+def _surely_bound_by_walrus(expr):
+    """Names a `:=` in `expr` binds whenever `expr` is evaluated: not in an operand that
+    may not run (after the first of `and`/`or` or a comparison chain, a ternary's
+    branches), a lambda or a nested comprehension."""
+    names, todo = set(), [expr]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, gast.NamedExpr):
+            names.add(node.target.id)
+            todo.append(node.value)
+        elif isinstance(node, gast.BoolOp):
+            todo.append(node.values[0])
+        elif isinstance(node, gast.Compare):
+            todo += [node.left, node.comparators[0]]
+        elif isinstance(node, gast.IfExp):
+            todo.append(node.test)
+        elif not isinstance(node, (gast.Lambda, gast.ListComp, gast.SetComp,
+                                   gast.DictComp, gast.GeneratorExp)):
+            todo += traversal.children(node)
+    return names
 
 
 def _calls_key(calls):

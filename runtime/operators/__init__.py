@@ -11,6 +11,7 @@ from autograph_py.runtime.operators import graph_backend
 from autograph_py.runtime.operators.conditional_expressions import if_exp
 from autograph_py.runtime.operators.control_flow import for_stmt, if_stmt, while_stmt
 from autograph_py.runtime.operators.exceptions import assert_stmt
+from autograph_py.runtime.operators.frames import local_names, user_locals
 from autograph_py.runtime.operators.lists import (
     TensorList,
     list_append,
@@ -35,6 +36,7 @@ from autograph_py.runtime.operators.py_builtins import (
     sum_,
     zip_,
 )
+from autograph_py.runtime.operators.thunks import ONCE, once
 from autograph_py.runtime.operators.trace_warnings import outer_list_append
 from autograph_py.runtime.operators.undefined import (
     Undefined,
@@ -48,6 +50,7 @@ graph_backend.register()
 
 __all__ = [
     "if_stmt", "while_stmt", "for_stmt", "if_exp", "and_", "or_", "not_", "compare_chain",
+    "once", "ONCE", "user_locals", "local_names",
     "assert_stmt", "Undefined", "UndefinedReturnValue", "UndefinedSymbolError", "ld", "ldu",
     "new_list", "list_append", "outer_list_append", "list_pop", "list_stack", "TensorList",
     "set_element_type",

@@ -144,3 +144,27 @@ def test_in_stages_as_any_element_equal():
         expected = (2 in values, 5 not in values)
         assert staged(build, values) == expected
         assert build(values) == expected
+
+
+def test_once_runs_its_generator_to_the_one_value_once():
+    seen = []
+    thunk = ag__.once(seen.append(1) or len(seen) for _ in ag__.ONCE)
+    assert seen == []  # lazy until the operator calls it
+    assert ag__.and_(lambda: True, thunk) == 1
+    assert seen == [1]
+    with pytest.raises(RuntimeError, match="ran twice"):
+        thunk()
+
+
+def test_once_lets_a_stop_iteration_through_as_itself():
+    it = iter(())
+    with pytest.raises(StopIteration):
+        ag__.or_(lambda: 0, ag__.once(next(it) for _ in ag__.ONCE))
+
+
+def test_once_keeps_a_runtime_error_of_the_operand():
+    def fail():
+        raise RuntimeError("mine")
+
+    with pytest.raises(RuntimeError, match="mine"):
+        ag__.once(fail() for _ in ag__.ONCE)()
