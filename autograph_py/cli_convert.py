@@ -46,6 +46,7 @@ from autograph_py.converters.transformer import ConversionContext
 
 RUNTIME_ALIAS = "ag__"
 RUNTIME_IMPORT = f"from autograph_py import operators as {RUNTIME_ALIAS}"
+AS_WRITTEN_SUFFIX = "__as_written"
 
 
 @dataclasses.dataclass
@@ -176,7 +177,8 @@ class _File:
     def _edit(self, qualname, old, new):
         indent = re.match(r"[ \t]*", self.text_lines[old.lineno - 1]).group()
         try:
-            text = _render(old, new, self.text_lines, indent, self.newline)
+            text = _render(_undecorated(old), _undecorated(new), self.text_lines, indent,
+                           self.newline)
         except SyntaxError as e:
             # The printed conversion is beyond Python's own limits (each `not` or `and`
             # becomes a call: 200 nested parentheses); Python could not import it.
@@ -184,7 +186,40 @@ class _File:
                 f"converted, this function exceeds what Python's parser accepts ({e.msg}); "
                 f"split the expression, e.g. with intermediate variables; {qualname}() is "
                 "left as written", self.name, old.lineno), None
-        return (first_line(old) - 1, old.end_lineno, text), None, None
+        return (first_line(old) - 1, old.end_lineno,
+                dispatching_pair(old, text, self.text_lines, indent, self.newline)), None, None
+
+
+def _undecorated(node):
+    undecorated = copy.copy(node)
+    undecorated.decorator_list = []
+    return undecorated
+
+
+def dispatching_pair(old, converted_text, text_lines, indent, newline):
+    """The text replacing the definition `old`: the function as written, undecorated
+    (the fast path), then its converted copy (`converted_text`, rendered without
+    decorators) under the same name, decorated with the user's decorators (their text,
+    applied once, to the dispatching function) on top of `ag__.converted_from(name)`.
+
+    A decorator that reads the function's own name (`@x.setter`) would find the copy as
+    written instead of what the name held before: that copy is then defined as
+    `name__as_written` and deleted after (`converted_from` gives it back its name)."""
+    as_written = [line + newline for line in text_lines[old.lineno - 1:old.end_lineno]]
+    name = old.name
+    reads_own_name = any(isinstance(n, gast.Name) and n.id == name
+                         for decorator in old.decorator_list for n in gast.walk(decorator))
+    if reads_own_name:
+        name = f"{old.name}{AS_WRITTEN_SUFFIX}"
+        as_written[0] = re.sub(rf"\bdef(\s+){old.name}\b", rf"def\g<1>{name}", as_written[0],
+                               count=1)
+    decorators = [line + newline for line in text_lines[first_line(old) - 1:old.lineno - 1]]
+    gap = newline * (1 if indent else 2)
+    pair = [*as_written, gap, *decorators,
+            f"{indent}@{RUNTIME_ALIAS}.converted_from({name}){newline}", converted_text]
+    if reads_own_name:
+        pair.append(f"{indent}del {name}{newline}")
+    return "".join(pair)
 
 
 def _import_edit(module, lines, newline):
