@@ -40,13 +40,13 @@ from autograph_py.cli_parallel import map_forked
 from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
 from autograph_py.converters import parser, pipeline
+from autograph_py.converters.dispatching_pair import as_written_name, dispatch_decorator
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
 from autograph_py.converters.transformer import ConversionContext
 
 RUNTIME_ALIAS = "ag__"
 RUNTIME_IMPORT = f"from autograph_py import operators as {RUNTIME_ALIAS}"
-AS_WRITTEN_SUFFIX = "__as_written"
 
 
 @dataclasses.dataclass
@@ -197,27 +197,20 @@ def _undecorated(node):
 
 
 def dispatching_pair(old, converted_text, text_lines, indent, newline):
-    """The text replacing the definition `old`: the function as written, undecorated
-    (the fast path), then its converted copy (`converted_text`, rendered without
-    decorators) under the same name, decorated with the user's decorators (their text,
-    applied once, to the dispatching function) on top of `ag__.converted_from(name)`.
-
-    A decorator that reads the function's own name (`@x.setter`) would find the copy as
-    written instead of what the name held before: that copy is then defined as
-    `name__as_written` and deleted after (`converted_from` gives it back its name)."""
+    """The text replacing the definition `old`: the statements of
+    `converters.dispatching_pair`, with the user's text for the copy as written (its
+    lines, less the decorators) and for the decorators; `converted_text` is the
+    conversion rendered without its decorators."""
     as_written = [line + newline for line in text_lines[old.lineno - 1:old.end_lineno]]
-    name = old.name
-    reads_own_name = any(isinstance(n, gast.Name) and n.id == name
-                         for decorator in old.decorator_list for n in gast.walk(decorator))
-    if reads_own_name:
-        name = f"{old.name}{AS_WRITTEN_SUFFIX}"
+    name = as_written_name(old)
+    if name != old.name:
         as_written[0] = re.sub(rf"\bdef(\s+){old.name}\b", rf"def\g<1>{name}", as_written[0],
                                count=1)
     decorators = [line + newline for line in text_lines[first_line(old) - 1:old.lineno - 1]]
     gap = newline * (1 if indent else 2)
-    pair = [*as_written, gap, *decorators,
-            f"{indent}@{RUNTIME_ALIAS}.converted_from({name}){newline}", converted_text]
-    if reads_own_name:
+    pair = [*as_written, gap, *decorators, f"{indent}@{dispatch_decorator(name)}{newline}",
+            converted_text]
+    if name != old.name:
         pair.append(f"{indent}del {name}{newline}")
     return "".join(pair)
 

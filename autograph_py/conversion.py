@@ -24,6 +24,7 @@ import contextlib
 import functools
 import inspect
 import os
+import re
 import sysconfig
 import textwrap
 import types
@@ -42,6 +43,7 @@ from autograph_py.runtime.ops.core import identity
 from autograph_py.runtime.tensor import SymbolicTensor
 
 _cache = ConversionCache()
+_DISPATCH_LINE = re.compile(r"^[ \t]*@ag__\.converted_from\(\w*\)[ \t]*\r?\n", re.M)
 
 
 def _library_prefixes():
@@ -180,8 +182,9 @@ def to_code(fn, recursive=True):
     if fn is None:
         raise TypeError("to_code() needs a Python function or method")
     if is_converted(fn) and not getattr(fn, "__ag_converted__", False):
-        # From a module `autograph convert` wrote: its source already is converted code.
-        return textwrap.dedent(inspect.getsource(fn))
+        # From a module `autograph convert` wrote: its source already is converted code
+        # (less the line that makes it dispatch, which `to_graph`'s code has not either).
+        return _DISPATCH_LINE.sub("", textwrap.dedent(inspect.getsource(fn)))
     return _factory(fn, recursive)[1]
 
 
