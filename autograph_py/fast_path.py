@@ -1,15 +1,17 @@
 """The fast path: a converted function whose call stages nothing runs as written.
 
 Contract:
-- `stages(values)` is true when a call with these argument values may stage, i.e. when
-  any of these holds: the fast path is off (`config.fast_path_enabled()`, the environment
-  variable `AUTOGRAPH_FAST_PATH=0`); a graph is being built on this thread (inside
-  `Graph.as_default()`, so inside every `ag.function` trace); a JAX trace is active on
-  this thread (`jax.jit`, `jax.grad`, `jax.vmap`...; looked at only once jax is
-  imported); or one of `values` (the arguments, not looked into) is a value a staging
-  backend claims: a symbolic tensor, a JAX tracer, a staged stand-in
-  (`runtime/operators/backends.py`). Python values, numpy values and eager tensors stage
-  nothing: on them the converted function and the original do the same thing.
+- `stages(values)` is true when a call with these argument values takes the converted
+  path, i.e. when any of these holds: the fast path is off (`config.fast_path_enabled()`,
+  the environment variable `AUTOGRAPH_FAST_PATH=0`); a graph is being built on this
+  thread (inside `Graph.as_default()`, so inside every `ag.function` trace); a JAX trace
+  is active on this thread (`jax.jit`, `jax.grad`, `jax.vmap`...; looked at only once jax
+  is imported); or one of `values` (the arguments, not looked into) is a value a staging
+  backend claims (a symbolic tensor, a JAX tracer, a staged stand-in:
+  `runtime/operators/backends.py`) or a value of the runtime (an eager tensor, a
+  Variable: converted code gives them TensorFlow's rules where these differ from
+  Python's). Python values, numpy values, JAX arrays and the user's objects run as
+  written: on them the converted function does exactly what the original does.
 - `dispatch(original, converted)` is the function that runs `converted` when its call
   stages and `original` otherwise, decided once at entry. It has `original`'s signature
   (its parameters, defaults, name and qualified name: a wrong call fails as the original
@@ -17,8 +19,9 @@ Contract:
   `inspect.signature` works), is a plain function (a method when found on a class), and
   is marked converted (`__ag_converted__`), so `to_graph` and `converted_call` take it as
   it is. Its first test is cheap: one shared counter (no thread builds a graph), the
-  flag, `jax` not imported, and one set lookup per argument's type; only a call that
-  fails it pays for `stages`.
+  flag, `jax` not imported (else a probe of its current trace), and one set lookup per
+  argument's type (`backends.PLAIN`, filled here with the types found plain); only a
+  call that fails it pays for `stages`.
 - `converted_from(original)` is `dispatch` as the decorator `autograph convert` writes
   on a converted function, below the user's decorators (which therefore apply once, to
   the dispatching function); `to_code` of the result prints the converted source. The
@@ -41,20 +44,10 @@ import types
 from autograph_py import config
 from autograph_py.runtime.context import graphs_being_built
 from autograph_py.runtime.context import state as _thread_state
-from autograph_py.runtime.operators.backends import UNCLAIMABLE, claims_any
-
-
-def _jax_trace_probe(jax):
-    """A function telling whether a JAX trace is active on this thread."""
-    try:
-        from jax._src import core  # noqa: PLC0415  (imported by jax already)
-
-        state, top = core.trace_state_strong_ref, core.eval_trace
-        if state.value is not core.trace_ctx.trace:  # what `trace_ctx.trace` reads
-            raise AttributeError
-    except (ImportError, AttributeError):  # another JAX version: its public, slower check
-        return lambda: not jax.core.trace_state_clean()
-    return lambda: state.value is not top
+from autograph_py.runtime.operators.backends import PLAIN, backend_for, never_claims
+from autograph_py.runtime.tensor import Tensor
+from autograph_py.runtime.variables import Variable
+from autograph_py.runtime.xla import trace_probe
 
 
 def _jax_tracing_once_imported():
@@ -62,7 +55,7 @@ def _jax_tracing_once_imported():
     jax = sys.modules.get("jax")
     if jax is None or not hasattr(jax, "core"):  # not while jax is being imported
         return False
-    _jax_tracing[0] = _jax_trace_probe(jax)
+    _jax_tracing[0] = trace_probe.make_probe()
     return _jax_tracing[0]()
 
 
@@ -72,13 +65,31 @@ _jax_tracing = [_jax_tracing_once_imported]
 def stages(values):
     """Whether a call of a converted function with these argument values may stage."""
     return (bool(_thread_state.graphs) or not config._fast_path
-            or "jax" in sys.modules and _jax_tracing[0]() or claims_any(values))
+            or "jax" in sys.modules and _jax_tracing[0]() or _converted_for_any(values))
+
+
+# The runtime's own values: nothing stages an eager tensor, but converted code gives it
+# TensorFlow's rules where they differ from Python's (an `assert` on a tensor of two
+# values is a ValueError, eagerly too: docs/limitations.md), so it takes that path.
+_RUNTIME_VALUES = (Tensor, Variable)
+
+
+def _converted_for_any(values):
+    for value in values:
+        cls = type(value)
+        if cls in PLAIN:
+            continue
+        if issubclass(cls, _RUNTIME_VALUES) or backend_for(value) is not None:
+            return True
+        if never_claims(cls):
+            PLAIN.add(cls)
+    return False
 
 
 # The dispatching function, made for each signature. `{params}` are the original's
 # parameters (defaults come from its `__defaults__`), `{plain}` one test per parameter.
 _TEMPLATE = '''
-def make(ag__original, ag__converted, ag__stages, ag__unclaimable, ag__building,
+def make(ag__original, ag__converted, ag__stages, ag__plain, ag__building,
          ag__config, ag__modules, ag__jax_tracing):
     def dispatch({params}):
         if (ag__building[0] or not ag__config._fast_path
@@ -114,16 +125,16 @@ def _signature_parts(code):
         params.append("*")
     params += keyword_only
     call += [f"{name}={name}" for name in keyword_only]
-    plain = "".join(f" or type({name}) not in ag__unclaimable"
+    plain = "".join(f" or type({name}) not in ag__plain"
                     for name in positional + list(keyword_only))
     values = [*positional, *keyword_only]
     if star:
-        plain += f" or not ag__unclaimable.issuperset(map(type, {star}))"
+        plain += f" or not ag__plain.issuperset(map(type, {star}))"
         values.append(f"*{star}")
     if stars:
         params.append(f"**{stars}")
         call.append(f"**{stars}")
-        plain += f" or not ag__unclaimable.issuperset(map(type, {stars}.values()))"
+        plain += f" or not ag__plain.issuperset(map(type, {stars}.values()))"
         values.append(f"*{stars}.values()")
     return ", ".join(params), plain, "".join(v + ", " for v in values), ", ".join(call)
 
@@ -153,7 +164,7 @@ def dispatch(original, converted):
     if parts is None:
         dispatching = _generic(original, converted)
     else:
-        dispatching = _maker(parts)(original, converted, stages, UNCLAIMABLE,
+        dispatching = _maker(parts)(original, converted, stages, PLAIN,
                                     graphs_being_built, config, sys.modules, _jax_tracing)
         dispatching.__defaults__ = original.__defaults__
         dispatching.__kwdefaults__ = original.__kwdefaults__

@@ -6,9 +6,9 @@ Contract:
   run as Python (Python and numpy values, eager tensors, concrete JAX arrays): then the
   operator does exactly what the Python construct does.
 - `backend_for_any(values)`: the backend of the first value some backend claims, else None.
-- `claims_any(values)`: whether some backend claims one of `values`. It adds the type of
-  each value that no backend can ever claim to `UNCLAIMABLE`, the set the fast path
-  (autograph_py/fast_path.py) tests each argument's type against.
+- `never_claims(cls)`: no backend can claim a value of type `cls`. `PLAIN` is a set that
+  the fast path (autograph_py/fast_path.py) fills with such types (registering a backend
+  empties it).
 - A backend is a row: `register(name, may_claim, claims, load)`. `may_claim(cls)` says,
   once per type (the answer is cached), whether values of `cls` can ever be claimed;
   `claims(value)` decides for one value (a dataset is staged only while a graph is
@@ -81,25 +81,32 @@ class _Row:
 
 _ROWS = []
 _CANDIDATES = {}  # type -> the rows that may claim its values (often none)
-UNCLAIMABLE = set()  # the types seen whose candidate rows are none
+PLAIN = set()
 
 
 def register(name, may_claim, claims, load):
     _ROWS.append(_Row(name, may_claim, claims, load))
     _CANDIDATES.clear()
-    UNCLAIMABLE.clear()
+    PLAIN.clear()
 
 
 def has_marker(cls, name):
     return getattr(cls, "staging_backend", None) == name
 
 
-def backend_for(value):
-    cls = type(value)
+def _candidates(cls):
     rows = _CANDIDATES.get(cls)
     if rows is None:
         rows = _CANDIDATES[cls] = tuple(row for row in _ROWS if row.may_claim(cls))
-    for row in rows:
+    return rows
+
+
+def never_claims(cls):
+    return not _candidates(cls)
+
+
+def backend_for(value):
+    for row in _candidates(type(value)):
         if row.claims(value):
             return row.get()
     return None
@@ -112,14 +119,3 @@ def backend_for_any(values):
             return backend
     return None
 
-
-def claims_any(values):
-    for value in values:
-        cls = type(value)
-        if cls in UNCLAIMABLE:
-            continue
-        if backend_for(value) is not None:
-            return True
-        if not _CANDIDATES[cls]:
-            UNCLAIMABLE.add(cls)
-    return False

@@ -52,9 +52,22 @@ def test_plain_values_run_as_written():
     assert as_written(code) and value == -1
 
 
-def test_eager_tensors_run_as_written():
+def test_eager_tensors_and_variables_run_converted():
+    # Nothing stages them, but converted code gives them TensorFlow's rules.
     code, value = CONVERTED(ag.constant(3.0))
-    assert as_written(code) and value.numpy() == 6.0
+    assert not as_written(code) and value.numpy() == 6.0
+    code, value = CONVERTED(1.0, scale=ag.Variable(4.0))
+    assert not as_written(code) and value.numpy() == 4.0
+
+
+def checks(xs):
+    assert xs > 0
+    return xs
+
+
+def test_an_eager_assert_follows_tensorflows_rule():
+    with pytest.raises(ValueError, match="assert: the condition must be a scalar"):
+        ag.to_graph(checks)(ag.constant([1, 2]))
 
 
 def test_numpy_values_run_as_written():
