@@ -94,7 +94,7 @@ def is_converted(fn):
     if getattr(fn, "__ag_converted__", False):
         return True
     return (getattr(fn, "__globals__", {}).get("ag__") is _operators
-            and not fast_path.is_as_written(fn.__code__))
+            and not fast_path.is_as_written(getattr(fn, "__code__", None)))
 
 
 def is_user_function(fn):
