@@ -40,6 +40,7 @@ from autograph_py.cli_parallel import map_forked
 from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
 from autograph_py.cli_source import newline_of, split_lines
 from autograph_py.converters import parser, pipeline
+from autograph_py.converters.dispatching_pair import as_written_name, dispatch_decorator
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
 from autograph_py.converters.transformer import ConversionContext
@@ -176,7 +177,8 @@ class _File:
     def _edit(self, qualname, old, new):
         indent = re.match(r"[ \t]*", self.text_lines[old.lineno - 1]).group()
         try:
-            text = _render(old, new, self.text_lines, indent, self.newline)
+            text = _render(_undecorated(old), _undecorated(new), self.text_lines, indent,
+                           self.newline)
         except SyntaxError as e:
             # The printed conversion is beyond Python's own limits (each `not` or `and`
             # becomes a call: 200 nested parentheses); Python could not import it.
@@ -184,7 +186,33 @@ class _File:
                 f"converted, this function exceeds what Python's parser accepts ({e.msg}); "
                 f"split the expression, e.g. with intermediate variables; {qualname}() is "
                 "left as written", self.name, old.lineno), None
-        return (first_line(old) - 1, old.end_lineno, text), None, None
+        return (first_line(old) - 1, old.end_lineno,
+                dispatching_pair(old, text, self.text_lines, indent, self.newline)), None, None
+
+
+def _undecorated(node):
+    undecorated = copy.copy(node)
+    undecorated.decorator_list = []
+    return undecorated
+
+
+def dispatching_pair(old, converted_text, text_lines, indent, newline):
+    """The text replacing the definition `old`: the statements of
+    `converters.dispatching_pair`, with the user's text for the copy as written (its
+    lines, less the decorators) and for the decorators; `converted_text` is the
+    conversion rendered without its decorators."""
+    as_written = [line + newline for line in text_lines[old.lineno - 1:old.end_lineno]]
+    name = as_written_name(old)
+    if name != old.name:
+        as_written[0] = re.sub(rf"\bdef(\s+){old.name}\b", rf"def\g<1>{name}", as_written[0],
+                               count=1)
+    decorators = [line + newline for line in text_lines[first_line(old) - 1:old.lineno - 1]]
+    gap = newline * (1 if indent else 2)
+    pair = [*as_written, gap, *decorators, f"{indent}@{dispatch_decorator(name)}{newline}",
+            converted_text]
+    if name != old.name:
+        pair.append(f"{indent}del {name}{newline}")
+    return "".join(pair)
 
 
 def _import_edit(module, lines, newline):

@@ -5,6 +5,11 @@ is None (the default) compile its traces made from then on with XLA; the environ
 variable `AUTOGRAPH_JIT_COMPILE` (`1`/`true`/`yes`, read at import) sets the initial
 default. `jit_compile_enabled(value)` resolves one function's setting, and
 `require_xla()` raises the ImportError naming the `[xla]` extra when JAX is missing.
+
+The fast path: `fast_path_enabled()` says whether a converted function whose call stages
+nothing runs the function as written (`autograph_py.fast_path`); the environment variable
+`AUTOGRAPH_FAST_PATH` (`0`/`false`/`no`/`off`, read at import) turns it off, and so does
+`set_fast_path(False)`: every call then takes the converted path.
 """
 
 import os
@@ -34,3 +39,23 @@ def jit_compile_enabled(value):
 
 def require_xla():
     require_jax()
+
+
+# The fast path (DESIGN.md §5, docs/function.md): a converted function whose call stages
+# nothing runs the function as written. `fast_path.stages` reads this flag on every call.
+_fast_path = os.environ.get("AUTOGRAPH_FAST_PATH", "1").strip().lower() not in (
+    "0", "false", "no", "off")
+
+
+def fast_path_enabled():
+    """Whether converted functions run as written when their call stages nothing."""
+    return _fast_path
+
+
+def set_fast_path(enabled):
+    """Turn the fast path on or off for the whole process (tests force the converted
+    path with `set_fast_path(False)`, or `monkeypatch.setattr(ag.config, "_fast_path",
+    False)`); returns the previous setting."""
+    global _fast_path
+    previous, _fast_path = _fast_path, bool(enabled)
+    return previous

@@ -7,11 +7,14 @@ Contract:
   gets its own live copy sharing the original's cells and globals (`conversion_cache`:
   held weakly, thread-safe).
 - `to_graph(fn)` returns the converted callable (bound again for methods); exceptions
-  raised inside it carry notes with the user's file and line (`error_rewriting`).
+  raised inside it carry notes with the user's file and line (`error_rewriting`). A call
+  that stages nothing runs `fn` as written (`fast_path`: same result, the original's
+  speed), every other call the converted code.
 - `converted_call(f, *args, **kwargs)`, called by converted code for every call, converts
   the user's own functions (and methods, callable objects, partials) on the fly, sends
   builtins that meet tensors to their overloads, and calls library code as it is:
   builtins, the standard library, installed packages, numpy, and autograph_py itself.
+  A user function whose call stages nothing runs as written (`fast_path`), unconverted.
 - A user function that cannot be converted is run as it is, with a warning that says
   why and where (exact on Python values; on symbolic tensors Python control flow then
   raises the runtime's clear TypeError).
@@ -21,6 +24,7 @@ import contextlib
 import functools
 import inspect
 import os
+import re
 import sysconfig
 import textwrap
 import types
@@ -28,7 +32,7 @@ import warnings
 
 import gast
 
-from autograph_py import error_rewriting, loader
+from autograph_py import error_rewriting, fast_path, loader
 from autograph_py.conversion_cache import ConversionCache
 from autograph_py.converters import parser, pipeline, private_names
 from autograph_py.converters.errors import ConversionError
@@ -39,6 +43,7 @@ from autograph_py.runtime.ops.core import identity
 from autograph_py.runtime.tensor import SymbolicTensor
 
 _cache = ConversionCache()
+_DISPATCH_LINE = re.compile(r"^[ \t]*@ag__\.converted_from\(\w*\)[ \t]*\r?\n", re.M)
 
 
 def _library_prefixes():
@@ -84,10 +89,12 @@ def bind_operators(module):
 
 def is_converted(fn):
     """True for converted functions: ours, or those of a module `autograph convert` wrote
-    (their globals hold `ag__`, bound to the operators module)."""
+    (their globals hold `ag__`, bound to the operators module), except the copies as
+    written that the module keeps for the fast path."""
     if getattr(fn, "__ag_converted__", False):
         return True
-    return getattr(fn, "__globals__", {}).get("ag__") is _operators
+    return (getattr(fn, "__globals__", {}).get("ag__") is _operators
+            and not fast_path.is_as_written(getattr(fn, "__code__", None)))
 
 
 def is_user_function(fn):
@@ -171,12 +178,16 @@ def _unwrap_callable(f):
 def to_code(fn, recursive=True):
     """The converted source of `fn`, as `to_graph` runs it; for a decorated function
     (`functools.wraps`), of the function the decorator wraps: the user's own body."""
-    fn, _ = _unwrap_callable(inspect.unwrap(fn))
+    # A function of a module `autograph convert` wrote wraps the function as written:
+    # stop at it, and print its converted copy.
+    fn = inspect.unwrap(fn, stop=lambda f: hasattr(f, "__ag_converted_source__"))
+    fn, _ = _unwrap_callable(getattr(fn, "__ag_converted_source__", fn))
     if fn is None:
         raise TypeError("to_code() needs a Python function or method")
     if is_converted(fn) and not getattr(fn, "__ag_converted__", False):
-        # From a module `autograph convert` wrote: its source already is converted code.
-        return textwrap.dedent(inspect.getsource(fn))
+        # From a module `autograph convert` wrote: its source already is converted code
+        # (less the line that makes it dispatch, which `to_graph`'s code has not either).
+        return _DISPATCH_LINE.sub("", textwrap.dedent(inspect.getsource(fn)))
     return _factory(fn, recursive)[1]
 
 
@@ -193,7 +204,6 @@ def to_graph(fn, recursive=True):
                         f"{type(fn).__name__}")
     converted = _converted_function(python_fn, recursive)
 
-    @functools.wraps(python_fn)
     def with_error_notes(*args, **kwargs):
         graph = context.current_graph()
         first_stateful = len(graph.stateful_ops) if graph is not None else 0
@@ -210,11 +220,10 @@ def to_graph(fn, recursive=True):
             result = _after_side_effects(result, graph, graph.stateful_ops[first_stateful:])
         return result
 
-    with_error_notes.__ag_converted__ = True
-    with_error_notes.__wrapped__ = python_fn
+    dispatching = fast_path.dispatch(python_fn, with_error_notes)
     if bound_self is not None:
-        return types.MethodType(with_error_notes, bound_self)
-    return with_error_notes
+        return types.MethodType(dispatching, bound_self)
+    return dispatching
 
 
 def _after_side_effects(result, graph, stateful_ops):
@@ -243,7 +252,8 @@ def converted_call(f, /, *args, **kwargs):
     if isinstance(f, functools.partial):
         return converted_call(f.func, *f.args, *args, **{**f.keywords, **kwargs})
     python_fn, bound_self = _unwrap_callable(f)
-    if python_fn is None or not is_user_function(python_fn):
+    if (python_fn is None or not is_user_function(python_fn)
+            or not fast_path.stages((*args, *kwargs.values()))):
         return f(*args, **kwargs)
     try:
         converted = _converted_function(python_fn)

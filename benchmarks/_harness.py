@@ -43,18 +43,20 @@ def time_stats(fn, repeats=7, warmup=2, number=1):
     return median, (max(samples) - min(samples)) / median
 
 
-def interleaved_stats(runners, repeats=7, warmup=2, number=1):
+def interleaved_stats(runners, repeats=7, warmup=2, number=1, clock=time.perf_counter):
     """{name: (median, spread)} for `runners` ({name: fn}), their samples taken in turns
     (one sample of each, `repeats` times), so a burst of load from elsewhere on the
-    machine hits every runner alike and the ratios between them stay fair."""
+    machine hits every runner alike and the ratios between them stay fair. `clock` may
+    be `time.process_time` (this process's CPU time: less moved by other processes)."""
     stats = {}
-    for name, values in interleaved_samples(runners, repeats, warmup, number).items():
+    for name, values in interleaved_samples(runners, repeats, warmup, number,
+                                            clock).items():
         median = statistics.median(values)
         stats[name] = (median, (max(values) - min(values)) / median)
     return stats
 
 
-def interleaved_samples(runners, repeats=7, warmup=2, number=1):
+def interleaved_samples(runners, repeats=7, warmup=2, number=1, clock=time.perf_counter):
     """{name: [seconds per call of each sample]}, sampled as `interleaved_stats` does."""
     for fn in runners.values():
         for _ in range(warmup):
@@ -62,10 +64,10 @@ def interleaved_samples(runners, repeats=7, warmup=2, number=1):
     samples = {name: [] for name in runners}
     for _ in range(repeats):
         for name, fn in runners.items():
-            start = time.perf_counter()
+            start = clock()
             for _ in range(number):
                 fn()
-            samples[name].append((time.perf_counter() - start) / number)
+            samples[name].append((clock() - start) / number)
     return samples
 
 

@@ -1,8 +1,9 @@
 """The conversion pipeline: which converters run, in which order, and why.
 
 `convert_function(node, ctx)` converts one parsed function (or lambda);
-`convert_module(module, ctx)` converts every function of a parsed file, reporting the
-ones it cannot convert instead of failing; `to_source(node)` prints a tree.
+`convert_module(module, ctx)` converts every function of a parsed file (each beside its
+copy as written, `dispatching_pair`), reporting the ones it cannot convert instead of
+failing; `to_source(node)` prints a tree.
 """
 import copy
 import dataclasses
@@ -28,6 +29,7 @@ from autograph_py.converters import (
 )
 from autograph_py.converters.census import Census
 from autograph_py.converters.copier import copy_tree
+from autograph_py.converters.dispatching_pair import dispatching_pair
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.naming import Namer
 from autograph_py.converters.transformer import locate_from_ancestors
@@ -104,16 +106,24 @@ def convert_file_function(node, ctx):
 
 
 def convert_module(module, ctx):
-    """(converted module, [ConversionError]); unconvertible functions stay as they are."""
+    """(converted module, [ConversionError]); each function conversion changes is
+    replaced by its `dispatching_pair` (as written, then converted); unconvertible
+    functions stay as they are."""
     original, module = module, copy_tree(module)
     problems = []
+    pairs = []
     for (body, i), (original_body, _) in zip(_functions_of(module), _functions_of(original)):
         if functions.is_do_not_convert(body[i]):
             continue
         try:
-            body[i] = convert_file_function(original_body[i], ctx)
+            converted = convert_file_function(original_body[i], ctx)
         except ConversionError as e:
             problems.append(e)
+            continue
+        if gast.dump(converted) != gast.dump(original_body[i]):
+            pairs.append((body, i, dispatching_pair(original_body[i], converted)))
+    for body, i, pair in reversed(pairs):  # later indices first: earlier ones stay valid
+        body[i:i + 1] = pair
     return module, problems
 
 

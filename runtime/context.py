@@ -5,7 +5,10 @@ Contract:
 - All three are stacks of this thread only (DESIGN.md §3): a graph built, a tape
   recording or a hook installed in one thread never sees what another thread runs.
 - `executing_eagerly()` is true when no graph is on this thread's graph stack.
-  `Graph.as_default()` pushes and pops it; `current_graph()` is its top, or None.
+  `Graph.as_default()` pushes and pops it (`building(graph)`); `current_graph()` is its
+  top, or None. `graphs_being_built[0]` counts the graphs being built in all threads:
+  0 says, with one read and no thread-local lookup, that no thread is building one (the
+  first test of autograph's fast path).
 - `tape_stack()` holds the recording `GradientTape`s, innermost last (`apply` records an
   op on each); `variable_creation_hooks()` holds callables that every new `Variable` is
   passed to before it is made (`function` uses one to forbid creation on retraces).
@@ -39,6 +42,24 @@ state = _ThreadState()
 
 def graph_stack():
     return state.graphs
+
+
+graphs_being_built = [0]
+_count_lock = threading.Lock()  # `+=` from two threads could lose a count
+
+
+@contextlib.contextmanager
+def building(graph):
+    """`graph` on top of this thread's graph stack for the block."""
+    with _count_lock:
+        graphs_being_built[0] += 1
+    state.graphs.append(graph)
+    try:
+        yield graph
+    finally:
+        state.graphs.pop()
+        with _count_lock:
+            graphs_being_built[0] -= 1
 
 
 def tape_stack():

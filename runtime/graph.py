@@ -78,14 +78,8 @@ class Graph:
 
     # --- building -------------------------------------------------------------------
 
-    @contextlib.contextmanager
     def as_default(self):
-        stack = context.graph_stack()
-        stack.append(self)
-        try:
-            yield self
-        finally:
-            stack.pop()
+        return context.building(self)
 
     @contextlib.contextmanager
     def name_scope(self, name):

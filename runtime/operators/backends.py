@@ -6,6 +6,9 @@ Contract:
   run as Python (Python and numpy values, eager tensors, concrete JAX arrays): then the
   operator does exactly what the Python construct does.
 - `backend_for_any(values)`: the backend of the first value some backend claims, else None.
+- `never_claims(cls)`: no backend can claim a value of type `cls`. `PLAIN` is a set that
+  the fast path (autograph_py/fast_path.py) fills with such types (registering a backend
+  empties it).
 - A backend is a row: `register(name, may_claim, claims, load)`. `may_claim(cls)` says,
   once per type (the answer is cached), whether values of `cls` can ever be claimed;
   `claims(value)` decides for one value (a dataset is staged only while a graph is
@@ -78,23 +81,32 @@ class _Row:
 
 _ROWS = []
 _CANDIDATES = {}  # type -> the rows that may claim its values (often none)
+PLAIN = set()
 
 
 def register(name, may_claim, claims, load):
     _ROWS.append(_Row(name, may_claim, claims, load))
     _CANDIDATES.clear()
+    PLAIN.clear()
 
 
 def has_marker(cls, name):
     return getattr(cls, "staging_backend", None) == name
 
 
-def backend_for(value):
-    cls = type(value)
+def _candidates(cls):
     rows = _CANDIDATES.get(cls)
     if rows is None:
         rows = _CANDIDATES[cls] = tuple(row for row in _ROWS if row.may_claim(cls))
-    for row in rows:
+    return rows
+
+
+def never_claims(cls):
+    return not _candidates(cls)
+
+
+def backend_for(value):
+    for row in _candidates(type(value)):
         if row.claims(value):
             return row.get()
     return None
@@ -106,3 +118,4 @@ def backend_for_any(values):
         if backend is not None:
             return backend
     return None
+

@@ -2,6 +2,8 @@
 
 - python:   the converted function on Python values (exact Python semantics);
 - eager:    the converted function on eager tensors;
+  both forced onto the converted path (tests/converted_path.py): a call that stages
+  nothing would otherwise run the function as written, the oracle itself;
 - graph:    the converted function on placeholders, run by a Session;
 - function: `ag.function(fn)` on eager tensors (trace once, run the compiled graph).
 - jit_compile: `ag.function(fn, jit_compile=True)` on eager tensors (XLA through JAX);
@@ -17,6 +19,7 @@ import numpy as np
 from autograph_py.runtime import nest
 
 import autograph_py as ag
+from tests.converted_path import converted_path
 
 MODES = ("python", "eager", "graph", "function")
 JIT_MODES = MODES + ("jit_compile",)
@@ -78,9 +81,12 @@ def run_mode(mode, fn, args):
     if mode == "jax":
         return run_jax(fn, args)
     if mode == "python":
-        return ag.to_graph(fn)(*args)
+        with converted_path():
+            return ag.to_graph(fn)(*args)
     if mode == "eager":
-        return nest.map_structure(to_numpy, ag.to_graph(fn)(*[_tensor_arg(a) for a in args]))
+        tensors = [_tensor_arg(a) for a in args]
+        with converted_path():
+            return nest.map_structure(to_numpy, ag.to_graph(fn)(*tensors))
     if mode in ("function", "jit_compile"):
         result = ag.function(fn, jit_compile=mode == "jit_compile")(
             *[_tensor_arg(a) for a in args])

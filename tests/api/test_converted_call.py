@@ -46,6 +46,7 @@ def library_calls(x):
             ag.add(ag.constant(1.0), 1.0).numpy(), sorted([x, 1]))
 
 
+@pytest.mark.usefixtures("converted_path")  # on Python values: the converted code's calls
 def test_library_code_is_called_as_is(conversions):  # noqa: F811
     assert ag.converted_call(library_calls, 4.0) == library_calls(4.0)
     # Only the user's function was converted; the stdlib / numpy / runtime were not.
@@ -106,6 +107,7 @@ def sums_generator(n):
     return sum(count_up(n))
 
 
+@pytest.mark.usefixtures("converted_path")  # as written, nothing tries to convert it
 def test_unconvertible_user_function_runs_as_is_with_a_warning():
     with pytest.warns(UserWarning, match=r"count_up.*generator functions"):
         assert ag.to_graph(sums_generator)(4) == 6

@@ -31,6 +31,7 @@ def _line_of(fn, text):
     return first + next(i for i, line in enumerate(lines) if text in line)
 
 
+@pytest.mark.usefixtures("converted_path")  # eager: the converted code's notes
 @pytest.mark.parametrize("mode", ["eager", "graph", "function"])
 def test_notes_name_the_users_function_not_converter_bodies(mode):
     converted = ag.to_graph(_adds_text_in_branches)
@@ -75,6 +76,7 @@ def _positive_without_message(x):
 
 @pytest.mark.parametrize("fn, condition", [(_positive, "x > 0"),
                                            (_positive_without_message, "x > 0")])
+@pytest.mark.usefixtures("converted_path")  # as written, pytest rewrites the assert
 def test_a_staged_assert_quotes_its_message_and_condition(fn, condition):
     with pytest.raises(AssertionError) as python:  # on a Python value: Python's own message
         ag.to_graph(fn)(-1.0)

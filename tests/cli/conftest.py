@@ -1,6 +1,7 @@
 """Fixtures of the command-line tests: the installed `autograph` command run as a
 subprocess, the fixture files, and importing a file (original or converted) by path."""
 
+import ast
 import importlib.util
 import itertools
 import pathlib
@@ -67,3 +68,33 @@ def nested_modules(tmp_path_factory):
 @pytest.fixture
 def import_file():
     return import_path
+
+
+@pytest.fixture(scope="module")
+def decorated_modules(tmp_path_factory):
+    return convert_and_import("decorated.py", tmp_path_factory.mktemp("decorated"))
+
+
+def conversions_only(text):
+    """The output `text` without the copies as written that the fast path runs: each
+    function's conversion, under the user's decorators, in the function's place (the
+    output of `autograph convert` before the fast path; tests of its text read this)."""
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    drop = set()
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if not isinstance(body, list):
+            continue
+        for as_written, converted in zip(body, body[1:]):
+            if not isinstance(converted, ast.FunctionDef):
+                continue
+            for decorator in converted.decorator_list:
+                if ast.unparse(decorator) == f"ag__.converted_from({as_written.name})":
+                    drop.update(range(as_written.lineno, first_decorator_line(converted)))
+                    drop.add(decorator.lineno)
+    return "".join(line for number, line in enumerate(lines, 1) if number not in drop)
+
+
+def first_decorator_line(node):
+    return min([node.lineno] + [d.lineno for d in node.decorator_list])

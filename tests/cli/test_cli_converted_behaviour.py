@@ -10,6 +10,10 @@ from hypothesis import given, settings
 
 import autograph_py as ag
 
+# Python values here test the converted code: a call that stages nothing would run the
+# function as written (tests/converted_path.py).
+pytestmark = pytest.mark.usefixtures("converted_path")
+
 
 def both(modules, name):
     original, converted = modules

@@ -1,7 +1,9 @@
 """`autograph convert` changes only what conversion changes: text outside converted
 function bodies is byte-identical, a statement conversion kept is the user's text
 (comments included), comments of converted statements sit where those statements went,
-and the result behaves as the original."""
+and the result behaves as the original. The copy as written that the fast path runs is
+byte-identical to the function, less its decorators; the other tests read the output
+without those copies (`conversions_only`)."""
 
 import ast
 import difflib
@@ -10,17 +12,36 @@ import numpy as np
 import pytest
 
 import autograph_py as ag
-from tests.cli.conftest import FIXTURES, convert_and_import
+from tests.cli.conftest import FIXTURES, conversions_only, convert_and_import
 
 IMPORT = "from autograph_py import operators as ag__"
 
 
 @pytest.fixture(scope="module")
-def converted():
+def output():
     from tests.cli.conftest import run_autograph
     result = run_autograph("convert", FIXTURES / "comments.py")
     assert (result.returncode, result.stderr) == (0, "")
     return result.stdout
+
+
+@pytest.fixture(scope="module")
+def converted(output):
+    return conversions_only(output)
+
+
+def test_the_copies_as_written_are_the_users_text(output):
+    original = (FIXTURES / "comments.py").read_text()
+    tree = ast.parse(original)
+    lines = original.splitlines(keepends=True)
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name != "untouched":
+            as_written = "".join(lines[node.lineno - 1:node.end_lineno])
+            assert output.count(as_written) == 1
+            decorators = "".join(lines[node.decorator_list[0].lineno - 1:node.lineno - 1]
+                                 if node.decorator_list else [])
+            assert (f"{as_written}\n\n{decorators}@ag__.converted_from({node.name})\n"
+                    f"def {node.name}(") in output
 
 
 def _line_with(text, fragment):

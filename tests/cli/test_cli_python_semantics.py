@@ -6,6 +6,10 @@ import pytest
 
 from tests.cli.conftest import convert_and_import
 
+# Python values here test the converted code: a call that stages nothing would run the
+# function as written (tests/converted_path.py).
+pytestmark = pytest.mark.usefixtures("converted_path")
+
 
 @pytest.fixture(scope="module")
 def modules(tmp_path_factory):

@@ -5,6 +5,8 @@
 as plain Python, then converted in each mode of `MODES`:
 - python:   `ag.to_graph(f)` on Python values;
 - eager:    `ag.to_graph(f)` on eager tensors (`ag.constant`, xs as int32);
+  both on the converted path (tests/converted_path.py): as written, they would be the
+  oracle again;
 - graph:    `ag.to_graph(f)` on placeholders (a, b scalars, xs of shape (None,)) in a
             fresh `ag.Graph`, one `ag.Session` run per input;
 - function: `ag.function(f)` with an int32 input signature (one trace), called on
@@ -34,6 +36,7 @@ import warnings
 import numpy as np
 
 import autograph_py as ag
+from tests.converted_path import converted_path
 from tests.fuzz.rejections import classify
 
 MODES = ("python", "eager", "graph", "function")
@@ -200,12 +203,14 @@ def _tensors(a, b, xs):
 
 def _python(fn, inputs):
     converted = ag.to_graph(fn)
-    return [normalize(converted(a, b, list(xs))) for a, b, xs in inputs]
+    with converted_path():  # the oracle runs `fn` as written: compare the converted code
+        return [normalize(converted(a, b, list(xs))) for a, b, xs in inputs]
 
 
 def _eager(fn, inputs):
     converted = ag.to_graph(fn)
-    return [normalize(converted(*_tensors(*args))) for args in inputs]
+    with converted_path():
+        return [normalize(converted(*_tensors(*args))) for args in inputs]
 
 
 def _graph(fn, inputs):

@@ -1,0 +1,209 @@
+"""The fast path: a converted function whose call stages nothing runs as written.
+
+Contract:
+- `stages(values)` is true when a call with these argument values takes the converted
+  path, i.e. when any of these holds: the fast path is off (`config.fast_path_enabled()`,
+  the environment variable `AUTOGRAPH_FAST_PATH=0`); a graph is being built on this
+  thread (inside `Graph.as_default()`, so inside every `ag.function` trace); a JAX trace
+  is active on this thread (`jax.jit`, `jax.grad`, `jax.vmap`...; looked at only once jax
+  is imported); or one of `values` (the arguments, not looked into) is a value a staging
+  backend claims (a symbolic tensor, a JAX tracer, a staged stand-in:
+  `runtime/operators/backends.py`) or a value of the runtime (an eager tensor, a
+  Variable: converted code gives them TensorFlow's rules where these differ from
+  Python's). Python values, numpy values, JAX arrays and the user's objects run as
+  written: on them the converted function does exactly what the original does.
+- `dispatch(original, converted)` is the function that runs `converted` when its call
+  stages and `original` otherwise, decided once at entry. It has `original`'s signature
+  (its parameters, defaults, name and qualified name: a wrong call fails as the original
+  would) and metadata (`functools.update_wrapper`: docstring, `__wrapped__`, so
+  `inspect.signature` works), is a plain function (a method when found on a class), and
+  is marked converted (`__ag_converted__`), so `to_graph` and `converted_call` take it as
+  it is. Its first test is cheap: one shared counter (no thread builds a graph), the
+  flag, `jax` not imported (else a probe of its current trace), and one set lookup per
+  argument's type (`backends.PLAIN`, filled here with the types found plain); only a
+  call that fails it pays for `stages`.
+- `converted_from(original)` is `dispatch` as the decorator `autograph convert` writes
+  on a converted function, below the user's decorators (which therefore apply once, to
+  the dispatching function); `to_code` of the result prints the converted source. The
+  functions as written (and those nested in them: `is_as_written(code)`) are the user's
+  functions, though their globals hold `ag__`: `converted_call` converts them when they
+  meet a staging call (a closure made on the fast path, called later in a graph).
+
+Not seen: a symbolic tensor reached only through a closure, a global or a container
+argument while no graph is being built (inside `with graph.as_default()` everything is
+converted). The original then meets it as written: Python control flow on it raises the
+runtime's TypeError saying to convert the function; `AUTOGRAPH_FAST_PATH=0` (or passing
+the tensor as an argument, or calling inside the graph's `as_default()`) stages it.
+"""
+
+import functools
+import inspect
+import sys
+import types
+
+from autograph_py import config
+from autograph_py.runtime.context import graphs_being_built
+from autograph_py.runtime.context import state as _thread_state
+from autograph_py.runtime.operators.backends import PLAIN, backend_for, never_claims
+from autograph_py.runtime.tensor import Tensor
+from autograph_py.runtime.variables import Variable
+from autograph_py.runtime.xla import trace_probe
+
+
+def _jax_tracing_once_imported():
+    """False until jax is imported; then the probe replaces this function."""
+    jax = sys.modules.get("jax")
+    if jax is None or not hasattr(jax, "core"):  # not while jax is being imported
+        return False
+    _jax_tracing[0] = trace_probe.make_probe()
+    return _jax_tracing[0]()
+
+
+_jax_tracing = [_jax_tracing_once_imported]
+
+
+def stages(values):
+    """Whether a call of a converted function with these argument values may stage."""
+    return (bool(_thread_state.graphs) or not config._fast_path
+            or "jax" in sys.modules and _jax_tracing[0]() or _converted_for_any(values))
+
+
+# The runtime's own values: nothing stages an eager tensor, but converted code gives it
+# TensorFlow's rules where they differ from Python's (an `assert` on a tensor of two
+# values is a ValueError, eagerly too: docs/limitations.md), so it takes that path.
+_RUNTIME_VALUES = (Tensor, Variable)
+
+
+def _converted_for_any(values):
+    for value in values:
+        cls = type(value)
+        if cls in PLAIN:
+            continue
+        if issubclass(cls, _RUNTIME_VALUES) or backend_for(value) is not None:
+            return True
+        if never_claims(cls):
+            PLAIN.add(cls)
+    return False
+
+
+# The dispatching function, made for each signature. `{params}` are the original's
+# parameters (defaults come from its `__defaults__`), `{plain}` one test per parameter.
+_TEMPLATE = '''
+def make(ag__original, ag__converted, ag__stages, ag__plain, ag__building,
+         ag__config, ag__modules, ag__jax_tracing):
+    def dispatch({params}):
+        if (ag__building[0] or not ag__config._fast_path
+                or "jax" in ag__modules and ag__jax_tracing[0](){plain}):
+            if ag__stages(({values})):
+                return ag__converted({call})
+        return ag__original({call})
+    return dispatch
+'''
+_RESERVED = ("ag__",)
+
+
+def _signature_parts(code):
+    """(params, plain tests, values, call) of the source of a function with `code`'s
+    parameters, or None when a parameter name could clash with the template's."""
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount
+                             + bool(code.co_flags & inspect.CO_VARARGS)
+                             + bool(code.co_flags & inspect.CO_VARKEYWORDS)]
+    if any(name.startswith(_RESERVED) for name in names):
+        return None
+    positional = list(names[:code.co_argcount])
+    keyword_only = names[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    rest = iter(names[code.co_argcount + code.co_kwonlyargcount:])
+    star = next(rest) if code.co_flags & inspect.CO_VARARGS else None
+    stars = next(rest) if code.co_flags & inspect.CO_VARKEYWORDS else None
+    params, call = list(positional), list(positional)
+    if code.co_posonlyargcount:
+        params.insert(code.co_posonlyargcount, "/")
+    if star:
+        params.append(f"*{star}")
+        call.append(f"*{star}")
+    elif keyword_only:
+        params.append("*")
+    params += keyword_only
+    call += [f"{name}={name}" for name in keyword_only]
+    plain = "".join(f" or type({name}) not in ag__plain"
+                    for name in positional + list(keyword_only))
+    values = [*positional, *keyword_only]
+    if star:
+        plain += f" or not ag__plain.issuperset(map(type, {star}))"
+        values.append(f"*{star}")
+    if stars:
+        params.append(f"**{stars}")
+        call.append(f"**{stars}")
+        plain += f" or not ag__plain.issuperset(map(type, {stars}.values()))"
+        values.append(f"*{stars}.values()")
+    return ", ".join(params), plain, "".join(v + ", " for v in values), ", ".join(call)
+
+
+@functools.cache
+def _maker(code_shape):
+    params, plain, values, call = code_shape
+    namespace = {}
+    exec(compile(_TEMPLATE.format(params=params, plain=plain, values=values, call=call),
+                 "<autograph_py fast path>", "exec"), namespace)
+    return namespace["make"]
+
+
+def _generic(original, converted):
+    def dispatch(*args, **kwargs):
+        if stages((*args, *kwargs.values())):
+            return converted(*args, **kwargs)
+        return original(*args, **kwargs)
+
+    return dispatch
+
+
+def dispatch(original, converted):
+    """`converted` where the call stages, `original` elsewhere (see the module doc)."""
+    code = original.__code__
+    parts = _signature_parts(code)
+    if parts is None:
+        dispatching = _generic(original, converted)
+    else:
+        dispatching = _maker(parts)(original, converted, stages, PLAIN,
+                                    graphs_being_built, config, sys.modules, _jax_tracing)
+        dispatching.__defaults__ = original.__defaults__
+        dispatching.__kwdefaults__ = original.__kwdefaults__
+    # A wrong call fails naming the function, as the original's would.
+    dispatching.__code__ = dispatching.__code__.replace(co_name=code.co_name,
+                                                        co_qualname=code.co_qualname)
+    functools.update_wrapper(dispatching, original)
+    dispatching.__ag_converted__ = True
+    return dispatching
+
+
+# The code of the functions as written that `converted_from` dispatches to, and of the
+# functions and lambdas nested in them: functions made from these codes are the user's
+# as written, though their globals are those of a converted module.
+_as_written_codes = set()
+
+
+def is_as_written(code):
+    return code in _as_written_codes
+
+
+def _nested_codes(code):
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _nested_codes(const)
+
+
+def converted_from(original):
+    """The decorator `autograph convert` puts on the converted copy of `original`."""
+    def decorate(converted):
+        if original.__name__ != converted.__name__:  # defined as `name__as_written`
+            original.__code__ = original.__code__.replace(
+                co_name=converted.__code__.co_name, co_qualname=converted.__code__.co_qualname)
+            original.__name__, original.__qualname__ = (converted.__name__,
+                                                        converted.__qualname__)
+        _as_written_codes.update(_nested_codes(original.__code__))
+        dispatching = dispatch(original, converted)
+        dispatching.__ag_converted_source__ = converted
+        return dispatching
+
+    return decorate

@@ -1,0 +1,97 @@
+"""A module `autograph convert` wrote keeps each converted function as written beside its
+conversion, and runs the one as written where a call stages nothing (the fast path): the
+decorators apply once, to the dispatching function; methods, `super()`, properties with
+setters, static and class methods, `functools.singledispatch` and closures work on both
+paths. Which path ran is counted at `ag__.if_stmt` (every function here has an `if`)."""
+
+import inspect
+
+import pytest
+
+import autograph_py as ag
+from autograph_py import config
+
+
+@pytest.fixture
+def modules(decorated_modules):
+    return decorated_modules
+
+
+@pytest.fixture
+def staged_ifs(monkeypatch):
+    """The number of `if` statements the converted code ran, so far."""
+    count = [0]
+    if_stmt = ag.operators.if_stmt
+
+    def counting(*args, **kwargs):
+        count[0] += 1
+        return if_stmt(*args, **kwargs)
+
+    monkeypatch.setattr(ag.operators, "if_stmt", counting)
+    return count
+
+
+def _calls(module):
+    box = module.Box()
+    box.size = -4
+    after_negative = box.size
+    box.size = 7
+    return [module.clipped(30), module.describe(""), module.describe(5),
+            module.describe(-5), module.make_scaler(3)(2), after_negative, box.size,
+            module.Box.double(4), box.double(4), module.Box.named(1), box.total(2)]
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_both_paths_behave_as_the_original(modules, staged_ifs, enabled, monkeypatch):
+    monkeypatch.setattr(config, "_fast_path", enabled)
+    original, converted = modules
+    assert _calls(converted) == _calls(original)
+    assert (staged_ifs[0] == 0) == enabled
+
+
+def test_each_decorator_applied_once(modules):
+    original, converted = modules
+    assert converted.REGISTERED == original.REGISTERED == ["clipped"]
+    assert isinstance(inspect.getattr_static(converted.Box, "size"), property)
+    assert isinstance(inspect.getattr_static(converted.Box, "double"), staticmethod)
+    assert isinstance(inspect.getattr_static(converted.Box, "named"), classmethod)
+    assert not hasattr(converted.Box, "size__as_written")
+
+
+def test_metadata_is_the_originals(modules):
+    original, converted = modules
+    for name in ("clipped", "make_scaler"):
+        assert inspect.signature(getattr(converted, name)) == inspect.signature(
+            getattr(original, name))
+        assert getattr(converted, name).__qualname__ == name
+    setter = inspect.getattr_static(converted.Box, "size").fset
+    assert setter.__qualname__ == "Box.size"
+    assert setter.__wrapped__.__code__.co_qualname == "Box.size"  # the copy as written
+
+
+def test_a_closure_made_on_the_fast_path_stages_in_a_graph(modules):
+    _, converted = modules
+    scale = converted.make_scaler(3)  # as written: its `scale` too
+    with ag.Graph().as_default():
+        x = ag.placeholder(ag.float32, shape=())
+        y = ag.converted_call(scale, x)  # converted on the fly, as a user function
+        with ag.Session() as sess:
+            assert sess.run(y, {x: 2.0}) == 6.0
+            assert sess.run(y, {x: -2.0}) == -2.0
+
+
+def test_a_decorated_function_stages_in_a_graph(modules, staged_ifs):
+    _, converted = modules
+    with ag.Graph().as_default():
+        x = ag.placeholder(ag.float32, shape=())
+        y = converted.clipped(x)
+        with ag.Session() as sess:
+            assert sess.run(y, {x: 30.0}) == 10.0
+    assert staged_ifs[0] == 1
+
+
+def test_to_code_prints_the_conversion_without_the_dispatch(modules):
+    _, converted = modules
+    code = ag.to_code(converted.clipped)
+    assert code.startswith("@register\ndef clipped(x):\n")
+    assert "if_stmt" in code and "converted_from" not in code
