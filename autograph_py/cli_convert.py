@@ -158,33 +158,49 @@ class _File:
         if not is_do_not_convert(old):
             try:
                 new = pipeline.convert_file_function(old, self.ctx)
-            except ConversionError as e:
-                problem = ConversionError(f"{e.message}; {qualname}() is left as written",
-                                          e.filename, e.lineno, e.col_offset)
-            else:
                 # A function conversion did not change is left exactly as written
                 # (comments and formatting included), so --diff shows only real changes.
                 if same_tree(old, new):
                     return None, None, None
-                return self._edit(qualname, old, new)
+                return self._edit(old, new), None, None
+            except ConversionError as e:
+                problem = ConversionError(f"{e.message}; {qualname}() is left as written",
+                                          e.filename, e.lineno, e.col_offset)
         # A function that converted yields nowhere in its own body (`unsupported` would
         # have refused it): only the others need the walk that looks.
         if is_generator(old):
             return None, None, generator_note(old, qualname, self.name)
         return None, problem, None
 
-    def _edit(self, qualname, old, new):
+    def _edit(self, old, new):
+        """The edit for `old`'s conversion `new`; raises ConversionError when Python
+        would refuse the converted text."""
         indent = re.match(r"[ \t]*", self.text_lines[old.lineno - 1]).group()
         try:
-            text = _render(old, new, self.text_lines, indent, self.newline)
+            source = keep_users_text(old, new, self.text_lines, indent)
         except SyntaxError as e:
             # The printed conversion is beyond Python's own limits (each `not` or `and`
             # becomes a call: 200 nested parentheses); Python could not import it.
-            return None, ConversionError(
+            raise ConversionError(
                 f"converted, this function exceeds what Python's parser accepts ({e.msg}); "
-                f"split the expression, e.g. with intermediate variables; {qualname}() is "
-                "left as written", self.name, old.lineno), None
-        return (first_line(old) - 1, old.end_lineno, text), None, None
+                "split the expression, e.g. with intermediate variables",
+                self.name, old.lineno) from None
+        check_compiles(source, self.name, old.lineno)
+        return first_line(old) - 1, old.end_lineno, _indented(source, indent, self.newline)
+
+
+def check_compiles(source, filename, lineno):
+    """Raises ConversionError unless `source`, a function's printed conversion (from
+    line `lineno` of `filename`), compiles. Conversion must never write code Python
+    refuses to import: this compiles it, symbol table included (where, e.g., an
+    annotated name declared `nonlocal` is an error), and never runs it."""
+    try:
+        compile(source, filename, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise ConversionError(
+            f"internal error: converted, this function is not valid Python ({e.msg}, "
+            f"line {e.lineno} of its conversion); please report it", filename,
+            lineno) from None
 
 
 def _import_edit(module, lines, newline):
@@ -211,12 +227,10 @@ def _import_edit(module, lines, newline):
     return at, at, RUNTIME_IMPORT + newline
 
 
-def _render(old, new, text_lines, indent, newline):
-    """The converted function's source (with the user's text where conversion kept the
-    user's statements, `cli_keep`), indented like the definition it replaces (tabs
-    kept). Continuation lines of multi-line strings (docstrings) are not indented: that
-    would change the strings' values."""
-    source = keep_users_text(old, new, text_lines, indent)
+def _indented(source, indent, newline):
+    """The converted function's source (`cli_keep.keep_users_text`), indented like the
+    definition it replaces (tabs kept). Continuation lines of multi-line strings
+    (docstrings) are not indented: that would change the strings' values."""
     verbatim = string_continuation_lines(source) if indent else set()
     out = []
     for number, line in enumerate(source.split("\n"), 1):
@@ -242,10 +256,11 @@ def _convert_selected(text, module, name, ctx, functions):
             outputs.append(original)
             continue
         try:
-            converted = convert_definition(node, ctx)
+            source = pipeline.to_source(convert_definition(node, ctx)) + "\n"
+            check_compiles(source, name, node.lineno)
         except ConversionError as e:
             problems.append(e)
             continue
-        outputs.append(pipeline.to_source(converted) + "\n")
+        outputs.append(source)
     return Result(name, "\n".join(originals), "\n".join(outputs), problems,
                   frozenset(definitions), notes)

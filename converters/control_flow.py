@@ -245,9 +245,10 @@ def _block_locals(stmts, entry, plan, plans):
     """Names a block's function must bind itself: those the closures made in it (of the
     statements staged in it, of operators lowered to functions) rebind through
     `nonlocal`, when the block's statement does not carry them and nothing else in the
-    block (nor `entry`, the targets its function binds on entry) binds them; else the `nonlocal` would reach a binding of the enclosing
-    function, and staging would leave a tensor of the block's graph there. Not carried
-    means their value on entering the block is never read, so `ag__.Undefined` does."""
+    block binds them, nor `entry` (the targets its function binds on entry: a `for`
+    body's); else the `nonlocal` would reach a binding of the enclosing function, and
+    staging would leave a tensor of the block's graph there. Not carried means their
+    value on entering the block is never read, so `ag__.Undefined` does."""
     staged, plain, closures = [], [], []
     _block_parts(stmts, staged, plain, closures)
     needed = set()

@@ -65,6 +65,8 @@ class Scope:
         # Plain names (str) the block's own code binds: not a nested function's
         # `nonlocal` write (it binds when that function runs, if ever) nor a call's.
         self.own = set()
+        # Plain names (str) a bare annotation (`x: int`) declares: local, not bound.
+        self.annotated = set()
 
     @property
     def bound(self):
@@ -75,8 +77,9 @@ class Scope:
     def locals(self):
         """Names local to a function scope: bound by its own code and not declared
         elsewhere (a name a call of a function of the enclosing scope rebinds, or a
-        nested function's `nonlocal` write, is local only if the scope binds it too)."""
-        return self.own - self.nonlocals - self.globals
+        nested function's `nonlocal` write, is local only if the scope binds it too), or
+        annotated there."""
+        return (self.own | self.annotated) - self.nonlocals - self.globals
 
     def update(self, other):
         """Add everything `other` holds, declarations included."""
@@ -92,6 +95,7 @@ class Scope:
         self.closure_writes |= other.closure_writes
         self.via_calls |= other.via_calls
         self.own |= other.own
+        self.annotated |= other.annotated
         return self
 
     def __repr__(self):
@@ -178,6 +182,21 @@ class _Collector(traversal.NodeVisitor):
         if qn is not None:
             self.scope.read.add(qn)
         self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self.generic_visit(node)
+            return
+        # Without a value the target is not bound: a plain name becomes local to the
+        # function (the annotation is never evaluated there); an attribute's or item's
+        # base is evaluated.
+        target = node.target
+        if isinstance(target, gast.Name):
+            if node.simple:
+                self.scope.annotated.add(target.id)
+        else:
+            self._visit_all(traversal.children(target))
+        self.visit(node.annotation)
 
     def visit_Global(self, node):
         self.scope.globals.update(node.names)
