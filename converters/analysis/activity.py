@@ -10,13 +10,16 @@ scope. What it reads from the enclosing scope counts as a read where it is defin
 names it declares `nonlocal` and writes count as modifications there; its own locals
 (parameters, comprehension targets) are invisible outside. A comprehension's read of a
 name its own `:=` surely bound in an earlier part of the same iteration (`[z for c in
-cs if (z := f(c))]`) reads nothing from outside. A call of a function defined
-in the enclosing function, or in a function enclosing that one (`bump()`), also counts
-its `nonlocal` writes (and those of the local functions it calls) as modifications at
-the call site, so a loop calling it carries the names it rebinds; a function generated
-as a thunk (`Basic.THUNK`, made by lowering an operator and called only by the statement
-that follows it) counts its reads there too, not where it is defined. `Static.CALLS` on
-each function holds these `Effects`, for the analyses that see calls (liveness).
+cs if (z := f(c))]`) reads nothing from outside. A bare annotation (`x: T`, no value)
+binds nothing: it only makes the name local (`Scope.annotated`, part of
+`Scope.locals`), and its annotation counts as read, although Python evaluates it only
+outside functions. A call of a function defined in the enclosing function, or in a
+function enclosing that one (`bump()`), also counts its `nonlocal` writes (and those of
+the local functions it calls) as modifications at the call site, so a loop calling it
+carries the names it rebinds; a function generated as a thunk (`Basic.THUNK`, made by
+lowering an operator and called only by the statement that follows it) counts its reads
+there too, not where it is defined. `Static.CALLS` on each function holds these
+`Effects`, for the analyses that see calls (liveness).
 
 A nested function or lambda sees the enclosing function's variables, not their values
 at its definition: whenever it runs, it reads (or rebinds) their current binding.
