@@ -18,6 +18,8 @@ Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
   written; each of the latter is a `ConversionError` in `Result.problems`, as is each
   function the command does not try (`cli_skipped`: async, in a nested class, under a
   module-level `if`). Generators stay as written with a line in `Result.notes`.
+  Each converted function is compiled (never run) before it is used: one Python would
+  refuse is a `ConversionError` (an internal error) and stays as written.
   With `jobs` > 1 a large file's functions are converted in up to that many processes
   (`cli_parallel`, forked: only for the command line); the result is the same.
 - With `functions` (names `f` or `Class.method`): `Result.output` is those functions
