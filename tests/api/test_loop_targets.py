@@ -206,3 +206,25 @@ def test_rebound_loop_target_on_python_values(fn, args):
 
 def test_the_loop_body_does_not_reset_its_target():
     assert "Undefined('x')" not in ag.to_code(issue_repro)
+
+
+def run_staged_on(fn, array):
+    """`fn` staged over a placeholder of unknown length, run on `array`."""
+    with ag.Graph().as_default():
+        xs = ag.placeholder(ag.float32, shape=[None])
+        result = ag.to_graph(fn)(xs)
+        with ag.Session() as sess:
+            return sess.run(result, {xs: array})
+
+
+@pytest.mark.parametrize("fn", [rebound_under_if, nested_loop_reuses_target,
+                                nested_loops_share_target, rebound_in_inner_while])
+def test_a_staged_loop_that_ran_no_iteration(fn):
+    empty = np.zeros(0, np.float32)
+    assert_same(fn(empty), run_staged_on(fn, empty))
+
+
+def test_a_target_unbound_before_a_staged_loop_that_ran_no_iteration():
+    with pytest.raises(ag.errors.InvalidArgumentError, match="'x' is used after a staged "
+                       "loop that ran no iteration"):
+        run_staged_on(unbound_before_read_after, np.zeros(0, np.float32))
