@@ -18,6 +18,8 @@ Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
   written; each of the latter is a `ConversionError` in `Result.problems`, as is each
   function the command does not try (`cli_skipped`: async, in a nested class, under a
   module-level `if`). Generators stay as written with a line in `Result.notes`.
+  Each converted function is compiled (never run) before it is used: one Python would
+  refuse is a `ConversionError` (an internal error) and stays as written.
   With `jobs` > 1 a large file's functions are converted in up to that many processes
   (`cli_parallel`, forked: only for the command line); the result is the same.
 - With `functions` (names `f` or `Class.method`): `Result.output` is those functions
@@ -159,35 +161,38 @@ class _File:
         if not is_do_not_convert(old):
             try:
                 new = pipeline.convert_file_function(old, self.ctx)
-            except ConversionError as e:
-                problem = ConversionError(f"{e.message}; {qualname}() is left as written",
-                                          e.filename, e.lineno, e.col_offset)
-            else:
                 # A function conversion did not change is left exactly as written
                 # (comments and formatting included), so --diff shows only real changes.
                 if same_tree(old, new):
                     return None, None, None
-                return self._edit(qualname, old, new)
+                return self._edit(old, new), None, None
+            except ConversionError as e:
+                problem = ConversionError(f"{e.message}; {qualname}() is left as written",
+                                          e.filename, e.lineno, e.col_offset)
         # A function that converted yields nowhere in its own body (`unsupported` would
         # have refused it): only the others need the walk that looks.
         if is_generator(old):
             return None, None, generator_note(old, qualname, self.name)
         return None, problem, None
 
-    def _edit(self, qualname, old, new):
+    def _edit(self, old, new):
+        """The edit for `old`'s conversion `new` (`dispatching_pair`); raises
+        ConversionError when Python would refuse the converted text."""
         indent = re.match(r"[ \t]*", self.text_lines[old.lineno - 1]).group()
         try:
-            text = _render(_undecorated(old), _undecorated(new), self.text_lines, indent,
-                           self.newline)
+            source = keep_users_text(_undecorated(old), _undecorated(new), self.text_lines,
+                                     indent)
         except SyntaxError as e:
             # The printed conversion is beyond Python's own limits (each `not` or `and`
             # becomes a call: 200 nested parentheses); Python could not import it.
-            return None, ConversionError(
+            raise ConversionError(
                 f"converted, this function exceeds what Python's parser accepts ({e.msg}); "
-                f"split the expression, e.g. with intermediate variables; {qualname}() is "
-                "left as written", self.name, old.lineno), None
+                "split the expression, e.g. with intermediate variables",
+                self.name, old.lineno) from None
+        check_compiles(source, self.name, old.lineno)
         return (first_line(old) - 1, old.end_lineno,
-                dispatching_pair(old, text, self.text_lines, indent, self.newline)), None, None
+                dispatching_pair(old, _indented(source, indent, self.newline), self.text_lines,
+                                 indent, self.newline))
 
 
 def _undecorated(node):
@@ -215,6 +220,20 @@ def dispatching_pair(old, converted_text, text_lines, indent, newline):
     return "".join(pair)
 
 
+def check_compiles(source, filename, lineno):
+    """Raises ConversionError unless `source`, a function's printed conversion (from
+    line `lineno` of `filename`), compiles. Conversion must never write code Python
+    refuses to import: this compiles it, symbol table included (where, e.g., an
+    annotated name declared `nonlocal` is an error), and never runs it."""
+    try:
+        compile(source, filename, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise ConversionError(
+            f"internal error: converted, this function is not valid Python ({e.msg}, "
+            f"line {e.lineno} of its conversion); please report it", filename,
+            lineno) from None
+
+
 def _import_edit(module, lines, newline):
     """Insert the runtime import after the docstring and `from __future__` imports (which
     must stay first), else right before the first statement (so a shebang, an encoding
@@ -239,12 +258,10 @@ def _import_edit(module, lines, newline):
     return at, at, RUNTIME_IMPORT + newline
 
 
-def _render(old, new, text_lines, indent, newline):
-    """The converted function's source (with the user's text where conversion kept the
-    user's statements, `cli_keep`), indented like the definition it replaces (tabs
-    kept). Continuation lines of multi-line strings (docstrings) are not indented: that
-    would change the strings' values."""
-    source = keep_users_text(old, new, text_lines, indent)
+def _indented(source, indent, newline):
+    """The converted function's source (`cli_keep.keep_users_text`), indented like the
+    definition it replaces (tabs kept). Continuation lines of multi-line strings
+    (docstrings) are not indented: that would change the strings' values."""
     verbatim = string_continuation_lines(source) if indent else set()
     out = []
     for number, line in enumerate(source.split("\n"), 1):
@@ -270,10 +287,11 @@ def _convert_selected(text, module, name, ctx, functions):
             outputs.append(original)
             continue
         try:
-            converted = convert_definition(node, ctx)
+            source = pipeline.to_source(convert_definition(node, ctx)) + "\n"
+            check_compiles(source, name, node.lineno)
         except ConversionError as e:
             problems.append(e)
             continue
-        outputs.append(pipeline.to_source(converted) + "\n")
+        outputs.append(source)
     return Result(name, "\n".join(originals), "\n".join(outputs), problems,
                   frozenset(definitions), notes)

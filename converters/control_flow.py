@@ -191,7 +191,10 @@ class _Planner(traversal.NodeVisitor):
         self.generic_visit(node)
         self.enclosing[-1] = outer
         for field in ('body', 'orelse'):
-            plan.block_locals[field] = _block_locals(getattr(node, field), plan, self.plans)
+            # A `for` body's closure binds the loop's target itself, every iteration.
+            entry = [node.target] if isinstance(node, gast.For) and field == 'body' else []
+            plan.block_locals[field] = _block_locals(getattr(node, field), entry, plan,
+                                                     self.plans)
 
     visit_If = visit_For = visit_While = _statement
 
@@ -238,13 +241,14 @@ def _block_parts(stmts, staged, plain, closures):
             plain.append(stmt)
 
 
-def _block_locals(stmts, plan, plans):
+def _block_locals(stmts, entry, plan, plans):
     """Names a block's function must bind itself: those the closures made in it (of the
     statements staged in it, of operators lowered to functions) rebind through
     `nonlocal`, when the block's statement does not carry them and nothing else in the
-    block binds them; else the `nonlocal` would reach a binding of the enclosing
-    function, and staging would leave a tensor of the block's graph there. Not carried
-    means their value on entering the block is never read, so `ag__.Undefined` does."""
+    block binds them, nor `entry` (the targets its function binds on entry: a `for`
+    body's); else the `nonlocal` would reach a binding of the enclosing function, and
+    staging would leave a tensor of the block's graph there. Not carried means their
+    value on entering the block is never read, so `ag__.Undefined` does."""
     staged, plain, closures = [], [], []
     _block_parts(stmts, staged, plain, closures)
     needed = set()
@@ -257,7 +261,7 @@ def _block_locals(stmts, plan, plans):
         return []
     heads = [s.test for s in staged if isinstance(s, gast.If)] + [
         s.iter for s in staged if isinstance(s, gast.For)]
-    bound = {str(qn) for qn in analysis.activity.block_scope(plain + heads).bound}
+    bound = {str(qn) for qn in analysis.activity.block_scope(entry + plain + heads).bound}
     return sorted(needed - plan.nonlocals - plan.globals - bound)
 
 

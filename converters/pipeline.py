@@ -10,6 +10,7 @@ import dataclasses
 
 import gast
 from autograph_py.converters import (
+    annotations,
     asserts,
     break_statements,
     call_trees,
@@ -63,6 +64,9 @@ PIPELINE = (
     # stages the `if` it makes.
     lazy_operands,
     call_trees,
+    # Right before control_flow, whose closures may not hold an annotated `nonlocal`;
+    # after every pass that restructures blocks (break/continue lowering, lazy_operands).
+    annotations,
     # After every lowering above: its analyses must see the flags, `retval_` and the
     # list rebindings as ordinary assignments, and no jump may be left in a body.
     control_flow,

@@ -10,13 +10,16 @@ scope. What it reads from the enclosing scope counts as a read where it is defin
 names it declares `nonlocal` and writes count as modifications there; its own locals
 (parameters, comprehension targets) are invisible outside. A comprehension's read of a
 name its own `:=` surely bound in an earlier part of the same iteration (`[z for c in
-cs if (z := f(c))]`) reads nothing from outside. A call of a function defined
-in the enclosing function, or in a function enclosing that one (`bump()`), also counts
-its `nonlocal` writes (and those of the local functions it calls) as modifications at
-the call site, so a loop calling it carries the names it rebinds; a function generated
-as a thunk (`Basic.THUNK`, made by lowering an operator and called only by the statement
-that follows it) counts its reads there too, not where it is defined. `Static.CALLS` on
-each function holds these `Effects`, for the analyses that see calls (liveness).
+cs if (z := f(c))]`) reads nothing from outside. A bare annotation (`x: T`, no value)
+binds nothing: it only makes the name local (`Scope.annotated`, part of
+`Scope.locals`), and its annotation counts as read, although Python evaluates it only
+outside functions. A call of a function defined in the enclosing function, or in a
+function enclosing that one (`bump()`), also counts its `nonlocal` writes (and those of
+the local functions it calls) as modifications at the call site, so a loop calling it
+carries the names it rebinds; a function generated as a thunk (`Basic.THUNK`, made by
+lowering an operator and called only by the statement that follows it) counts its reads
+there too, not where it is defined. `Static.CALLS` on each function holds these
+`Effects`, for the analyses that see calls (liveness).
 
 A nested function or lambda sees the enclosing function's variables, not their values
 at its definition: whenever it runs, it reads (or rebinds) their current binding.
@@ -65,6 +68,8 @@ class Scope:
         # Plain names (str) the block's own code binds: not a nested function's
         # `nonlocal` write (it binds when that function runs, if ever) nor a call's.
         self.own = set()
+        # Plain names (str) a bare annotation (`x: int`) declares: local, not bound.
+        self.annotated = set()
 
     @property
     def bound(self):
@@ -75,8 +80,9 @@ class Scope:
     def locals(self):
         """Names local to a function scope: bound by its own code and not declared
         elsewhere (a name a call of a function of the enclosing scope rebinds, or a
-        nested function's `nonlocal` write, is local only if the scope binds it too)."""
-        return self.own - self.nonlocals - self.globals
+        nested function's `nonlocal` write, is local only if the scope binds it too), or
+        annotated there."""
+        return (self.own | self.annotated) - self.nonlocals - self.globals
 
     def update(self, other):
         """Add everything `other` holds, declarations included."""
@@ -92,6 +98,7 @@ class Scope:
         self.closure_writes |= other.closure_writes
         self.via_calls |= other.via_calls
         self.own |= other.own
+        self.annotated |= other.annotated
         return self
 
     def __repr__(self):
@@ -178,6 +185,21 @@ class _Collector(traversal.NodeVisitor):
         if qn is not None:
             self.scope.read.add(qn)
         self.generic_visit(node)
+
+    def visit_AnnAssign(self, node):
+        if node.value is not None:
+            self.generic_visit(node)
+            return
+        # Without a value the target is not bound: a plain name becomes local to the
+        # function (the annotation is never evaluated there); an attribute's or item's
+        # base is evaluated.
+        target = node.target
+        if isinstance(target, gast.Name):
+            if node.simple:
+                self.scope.annotated.add(target.id)
+        else:
+            self._visit_all(traversal.children(target))
+        self.visit(node.annotation)
 
     def visit_Global(self, node):
         self.scope.globals.update(node.names)

@@ -115,6 +115,23 @@ def test_reaching_definitions():
     assert anno.getanno(ret, anno.Static.MAYBE_DEFINED_VARS_IN) == {'i', 'w', 'x', 'y', 'z'}
 
 
+def test_a_bare_annotation_declares_a_local_without_binding_it():
+    fn = _function('''
+        def f(c):
+            x: int
+            if c:
+                x = 1
+            y: int = 2
+            return x, y
+    ''')
+    scope = anno.getanno(fn, anno.Static.SCOPE)
+    assert {'x', 'y'} <= scope.locals
+    _, branch, _, ret = fn.body
+    assert anno.getanno(branch, anno.Static.MAYBE_DEFINED_VARS_IN) == {'c'}
+    assert 'x' in _names(anno.getanno(branch, anno.Static.LIVE_VARS_IN))
+    assert anno.getanno(ret, anno.Static.DEFINED_VARS_IN) == {'c', 'y'}
+
+
 def test_calling_a_local_closure_modifies_what_it_rebinds_nonlocally():
     fn = _function('''
         def f(n):
