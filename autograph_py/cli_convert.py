@@ -37,12 +37,14 @@ import gast
 from autograph_py.cli_keep import keep_users_text, same_tree, string_continuation_lines
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
 from autograph_py.cli_parallel import map_forked
-from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
+from autograph_py.cli_skipped import left_as_written
 from autograph_py.cli_source import newline_of, split_lines
+from autograph_py.cli_valid import assemble_valid, compile_error
 from autograph_py.converters import parser, pipeline
 from autograph_py.converters.dispatching_pair import as_written_name, dispatch_decorator
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
+from autograph_py.converters.module_functions import module_functions
 from autograph_py.converters.transformer import ConversionContext
 
 RUNTIME_ALIAS = "ag__"
@@ -98,16 +100,11 @@ def _reject_reserved_name(nodes, name):
 
 
 def function_definitions(module):
-    """(qualified name, FunctionDef) of the functions `convert_module` converts, in an
-    order that depends only on the tree's shape, so the same walk over the original and
-    the converted module pairs each function with its conversion."""
-    for node in module.body:
-        if isinstance(node, gast.FunctionDef):
-            yield node.name, node
-        elif isinstance(node, gast.ClassDef):
-            for child in node.body:
-                if isinstance(child, gast.FunctionDef):
-                    yield f"{node.name}.{child.name}", child
+    """(qualified name, definition) of every function the command converts or notes
+    (`module_functions`: top level, classes and compound statements at any depth), in an
+    order that depends only on the tree's shape."""
+    for qualname, statements, index in module_functions(module):
+        yield qualname, statements[index]
 
 
 def convert_definition(node, ctx):
@@ -129,17 +126,15 @@ def _convert_file(text, module, name, ctx, jobs):
     definitions = list(function_definitions(module))
     outcomes = map_forked(file.outcome, definitions, jobs,
                           [node.end_lineno - first_line(node) + 1 for _, node in definitions])
-    edits = [edit for edit, _, _ in outcomes if edit is not None]
+    edits = [(*edit, (qualname, old.lineno)) for (qualname, old), (edit, _, _)
+             in zip(definitions, outcomes) if edit is not None]
     if edits:  # a file with nothing converted needs no runtime import
-        edits.append(_import_edit(module, lines, file.newline))
-    # Applied bottom-up so earlier line numbers stay valid; at equal starts the function
-    # is replaced before the import is inserted in front of it.
-    for start, end, replacement in sorted(edits, key=lambda e: e[:2], reverse=True):
-        lines[start:end] = [replacement]
+        edits.append((*_import_edit(module, lines, file.newline), None))
+    output, _, invalid = assemble_valid(lines, edits, name)
     problems = [problem for _, problem, _ in outcomes if problem is not None]
-    reported = sorted([*problems, *skipped_functions(module, name)], key=lambda e: e.lineno)
+    reported = sorted([*problems, *invalid], key=lambda e: e.lineno)
     notes = [note for _, _, note in outcomes if note is not None]
-    return Result(name, text, "".join(lines), reported, notes=notes)
+    return Result(name, text, output, reported, notes=notes)
 
 
 @dataclasses.dataclass
@@ -156,7 +151,7 @@ class _File:
         edit `(first index, end index, text)` replaces its lines by its conversion."""
         qualname, old = definition
         problem = None
-        if not is_do_not_convert(old):
+        if not is_do_not_convert(old) and isinstance(old, gast.FunctionDef):
             try:
                 new = pipeline.convert_file_function(old, self.ctx)
             except ConversionError as e:
@@ -170,9 +165,8 @@ class _File:
                 return self._edit(qualname, old, new)
         # A function that converted yields nowhere in its own body (`unsupported` would
         # have refused it): only the others need the walk that looks.
-        if is_generator(old):
-            return None, None, generator_note(old, qualname, self.name)
-        return None, problem, None
+        note = left_as_written(old, qualname, self.name)
+        return None, None if note else problem, note
 
     def _edit(self, qualname, old, new):
         indent = re.match(r"[ \t]*", self.text_lines[old.lineno - 1]).group()
@@ -234,9 +228,9 @@ def _import_edit(module, lines, newline):
         at = first_line(module.body[0]) - 1
     else:
         at = len(lines)
-    if at and not lines[at - 1].endswith(("\n", "\r")):
-        lines[at - 1] += newline  # a last line without ending must not swallow the import
-    return at, at, RUNTIME_IMPORT + newline
+    # After a last line without ending, the import starts with one (and not on that line).
+    ending = newline if at and not lines[at - 1].endswith(("\n", "\r")) else ""
+    return at, at, ending + RUNTIME_IMPORT + newline
 
 
 def _render(old, new, text_lines, indent, newline):
@@ -264,9 +258,10 @@ def _convert_selected(text, module, name, ctx, functions):
             continue
         original = textwrap.dedent("".join(lines[first_line(node) - 1:node.end_lineno]))
         originals.append(original)
-        if is_generator(node):
-            notes.append(generator_note(node, qualname, name))
-        if is_do_not_convert(node) or is_generator(node):
+        note = left_as_written(node, qualname, name)
+        if note:
+            notes.append(note)
+        if is_do_not_convert(node) or note:
             outputs.append(original)
             continue
         try:
@@ -274,6 +269,14 @@ def _convert_selected(text, module, name, ctx, functions):
         except ConversionError as e:
             problems.append(e)
             continue
-        outputs.append(pipeline.to_source(converted) + "\n")
+        output = pipeline.to_source(converted) + "\n"
+        error = compile_error(output, name)
+        if error is not None:
+            problems.append(ConversionError(
+                f"error: converted, {qualname}() is not valid Python ({error.msg}, line "
+                f"{error.lineno} of its conversion); this is a bug in autograph: please "
+                "report it", name, node.lineno))
+            output = original
+        outputs.append(output)
     return Result(name, "\n".join(originals), "\n".join(outputs), problems,
                   frozenset(definitions), notes)
