@@ -22,19 +22,17 @@ Contract (docs/cli.md is the user's version):
 import argparse
 import difflib
 import os
+import stat
 import sys
 import traceback
 
 import autograph_py.cli_graph as cli_graph  # `from autograph_py import` would load the API
 from autograph_py import __version__
-from autograph_py.cli_convert import convert_text
-from autograph_py.cli_output import prepare_outputs, write_output
+from autograph_py.cli_output import check_destination, prepare_outputs, write_output
 from autograph_py.cli_parallel import default_jobs
 from autograph_py.cli_render import Problem
-from autograph_py.cli_source import UsageError, read_input, split_lines
-from autograph_py.converters.errors import ConversionError
-
-OK, PROBLEMS, USAGE = 0, 1, 2
+from autograph_py.cli_source import UsageError, split_lines
+from autograph_py.cli_units import OK, PROBLEMS, USAGE, convert_units, plan
 
 EXAMPLES = """\
 examples:
@@ -103,9 +101,12 @@ class _Reporter:
         self.debug = debug
         self.status = OK
 
-    def report(self, message, status, error=None):
-        if self.debug and error is not None:
-            traceback.print_exception(error)
+    def report(self, message, status, error=None, trace=None):
+        if self.debug and (error is not None or trace):
+            if trace:
+                print(trace, end="", file=sys.stderr)
+            else:
+                traceback.print_exception(error)
         print(message, file=sys.stderr)
         self.status = max(self.status, status)
 
@@ -136,23 +137,30 @@ def _convert(args):
         except (UsageError, OSError) as e:
             reporter.report(str(e), USAGE, e)
             return reporter.status
-    jobs = default_jobs() if args.jobs is None else args.jobs
-    converted = [(result, destination) for result, destination in
-                 zip((_convert_one(arg, args.functions, reporter, jobs) for arg in args.files),
-                     destinations) if result is not None]
+    units, problems = plan(args.files, destinations)
+    for problem in problems:
+        reporter.report(problem, PROBLEMS)
+    convert_units(units, args.functions, default_jobs() if args.jobs is None else args.jobs,
+                  args.debug)
+    for unit in units:
+        for line, status, trace in unit.messages:
+            reporter.report(line, status, trace=trace)
+    converted = [unit for unit in units if unit.result is not None]
     if args.functions:
-        _report_unknown_functions(args.functions, [r for r, _ in converted], reporter)
-    for result, destination in converted:
-        if args.check:
-            continue
+        _report_unknown_functions(args.functions, [u.result for u in converted], reporter)
+    if args.check:
+        return reporter.status
+    several = sum(unit.kind == "convert" for unit in units) > 1
+    for unit in units:
         if args.diff:
-            _write_stdout(_diff(result))
-        elif destination is not None:
-            _write_file(destination, result.output, reporter)
-        else:
-            if len(args.files) > 1:
-                _write_stdout(f"# ==> {result.name} <==\n")
-            _write_stdout(result.output)
+            if unit.result is not None:
+                _write_stdout(_diff(unit.result))
+        elif unit.destination is not None:
+            _write_unit(unit, reporter)
+        elif unit.result is not None:
+            if several:
+                _write_stdout(f"# ==> {unit.result.name} <==\n")
+            _write_stdout(unit.result.output)
     return reporter.status
 
 
@@ -165,28 +173,6 @@ def _graph(args):
     except Problem as e:
         reporter.report(str(e), PROBLEMS, e)
     return reporter.status
-
-
-def _convert_one(arg, functions, reporter, jobs=1):
-    """The `Result` for one input argument, or None when nothing could be converted."""
-    try:
-        name, text = read_input(arg)
-        result = convert_text(text, name, functions, jobs)
-    except UsageError as e:
-        reporter.report(str(e), USAGE, e)
-        return None
-    except ConversionError as e:
-        reporter.report(str(e), PROBLEMS, e)
-        return None
-    except Exception as e:  # a bug in autograph, not in the input: say so, and go on
-        reporter.report(f"{arg}: internal error while converting: {type(e).__name__}: {e} "
-                        "(run with --debug for the traceback)", PROBLEMS, e)
-        return None
-    for problem in result.problems:
-        reporter.report(str(problem), PROBLEMS, problem)
-    for note in result.notes:
-        reporter.report(note, OK)
-    return result
 
 
 def _report_unknown_functions(functions, results, reporter):
@@ -216,13 +202,24 @@ def _write_stdout(text):
     sys.stdout.buffer.flush()
 
 
-def _write_file(path, text, reporter):
+def _write_unit(unit, reporter):
+    """Write a converted file, or (in a folder) copy a file or make a folder."""
+    path = unit.destination
     try:
-        write_output(path, text)
+        if unit.kind == "folder":
+            os.makedirs(path, exist_ok=True)
+        elif unit.result is not None:
+            if unit.in_folder:
+                check_destination(unit.source, path)
+            write_output(path, unit.result.output)
+        elif unit.kind == "copy" or unit.copy_as_written:
+            check_destination(unit.source, path)
+            with open(unit.source, "rb") as source:
+                write_output(path, source, stat.S_IMODE(os.fstat(source.fileno()).st_mode))
     except UsageError as e:
         reporter.report(str(e), USAGE, e)
     except OSError as e:
-        reporter.report(f"{path}: cannot write: {e.strerror or e}", USAGE, e)
+        reporter.report(f"{e.filename or path}: cannot write: {e.strerror or e}", USAGE, e)
 
 
 if __name__ == "__main__":

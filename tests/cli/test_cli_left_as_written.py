@@ -12,6 +12,7 @@ from autograph_py.runtime.tensor import is_symbolic
 import autograph_py as ag
 from tests.cli.conftest import convert_and_import
 
+
 def test_generator_helper_is_a_note_and_check_passes(run_cli, fixtures):
     path = fixtures / "generator_helper.py"
     note = f"{path}:5: note: scope() is a generator; left as written (generators run as Python)\n"

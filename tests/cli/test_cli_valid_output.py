@@ -7,9 +7,9 @@ import warnings
 
 import gast
 import pytest
+from autograph_py.converters import parser, pipeline
 
 from autograph_py import cli
-from autograph_py.converters import parser, pipeline
 
 SOURCE = """\
 def fine(x):
