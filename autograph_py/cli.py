@@ -1,20 +1,24 @@
-"""The `autograph` command: `autograph convert FILE [FILE ...]` converts Python files
-statically. Inputs are read and parsed, never imported or executed. `autograph graph`
+"""The `autograph` command: `autograph convert PATH [PATH ...]` converts Python files and
+package folders statically. Inputs are read and parsed, never imported or executed. `autograph graph`
 (cli_graph.py) draws the graph of one traced function: that one imports its file.
 
 Contract (docs/cli.md is the user's version):
 - Output: each file as a complete, importable module with every function converted
-  (`cli_convert`), on standard output, into `-o PATH` (`cli_output.write_output`: a
-  regular file atomically, a device or FIFO written through, a symlink's target), as a
-  unified diff (`--diff`), or not at all (`--check`). `-f NAME` picks functions.
-- Exit status: 0 when everything converted (notes, such as a generator left as
-  written, do not count); 1 for conversion problems (not UTF-8, over the size or depth
-  limits of `cli_limits`, a syntax error, a construct that cannot be converted, a
-  function the command does not look into, an internal error); 2 for usage
-  errors (bad options, a missing or unreadable input, a directory as input, an output
-  path that cannot be written, a `-f` name no input has). The highest status wins;
-  every input is still processed, and a file with an unconvertible function is still
-  converted and written with that function left as written.
+  (`cli_convert`; checked to compile, `cli_valid`), on standard output, into `-o PATH`
+  (`cli_output.write_output`: a regular file atomically, a device or FIFO written
+  through, a symlink's target), as a unified diff (`--diff`), or not at all
+  (`--check`). `-f NAME` picks functions. A folder (a package) is converted into
+  `-o DIR/<its name>/`, its tree mirrored: `.py` files converted, other files copied,
+  `__pycache__` and hidden names left out (`cli_tree`, `cli_units`).
+- Exit status: 0 when everything converted (notes, such as a generator or an async
+  function left as written, do not count); 1 for conversion problems (not UTF-8, over
+  the size or depth limits of `cli_limits`, a syntax error, a construct that cannot be
+  converted, an output that would not compile, something in a folder neither converted
+  nor copied, an internal error); 2 for usage errors (bad options, a missing or
+  unreadable input, an output path that cannot be written, a `-f` name no input has).
+  The highest status wins; every input is still processed, a file with an
+  unconvertible function is still converted and written with that function left as
+  written, and a file of a folder that cannot be converted is copied as written.
 - Messages go to standard error as `file:line[:col]: message`; a Python traceback is
   shown only with `--debug`.
 """
@@ -39,6 +43,7 @@ examples:
   autograph convert model.py                  print model.py with every function converted
   autograph convert model.py -o model_ag.py   write it to model_ag.py, then: python model_ag.py
   autograph convert a.py b.py -o converted/   write converted/a.py and converted/b.py
+  autograph convert mypkg/ -o build/          the package converted into build/mypkg/
   autograph convert model.py -f step -f Net.call
                                               print only these functions, as to_code does
   autograph convert model.py --diff           show what conversion changes
@@ -56,28 +61,33 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"autograph {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     convert = commands.add_parser(
-        "convert", help="convert Python files (statically: never imports or runs them)",
+        "convert", help="convert Python files and packages (statically: never imports or "
+                        "runs them)",
         description="Print each file as an importable module in which every function "
-                    "(top-level functions, methods of top-level classes, nested functions "
-                    "through their parents) is converted. Functions decorated "
-                    "@do_not_convert stay as written. The input is never modified, "
-                    "imported or executed.",
+                    "(wherever it is defined; nested functions through their parents) is "
+                    "converted. Functions decorated @do_not_convert stay as written, and "
+                    "so do generators and async functions, with a note. A folder is "
+                    "converted as a package: with -o DIR, into DIR/<its name>/ with its "
+                    "other files copied. The input is never modified, imported or "
+                    "executed.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    convert.add_argument("files", nargs="+", metavar="FILE",
-                         help="a Python file; '-' reads standard input")
+    convert.add_argument("files", nargs="+", metavar="PATH",
+                         help="a Python file, a folder (a package); '-' reads standard input")
     convert.add_argument("-f", "--function", action="append", dest="functions",
                          metavar="NAME", help="convert only this function ('name' or "
                          "'Class.method'), printed as to_code prints it; repeatable")
     where = convert.add_mutually_exclusive_group()
     where.add_argument("-o", "--output", metavar="PATH",
-                       help="write to PATH (a directory with several inputs) atomically")
+                       help="write to PATH (a directory with several inputs or a folder) "
+                            "atomically")
     where.add_argument("--check", action="store_true",
                        help="print nothing but problems; the exit status tells")
     where.add_argument("--diff", action="store_true",
                        help="print a unified diff of each file against its conversion")
     convert.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
-                         help="convert a large file's functions in up to N processes "
-                              "(default: one per CPU core; the output is the same)")
+                         help="convert in up to N processes: several files, or a large "
+                              "file's functions (default: one per CPU core; the output is "
+                              "the same)")
     convert.add_argument("--debug", action="store_true",
                          help="show Python tracebacks with error messages")
     cli_graph.add_parser(commands)

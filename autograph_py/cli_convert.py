@@ -5,8 +5,9 @@ Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
   file that already uses the reserved name `ag__`, or one nested deeper than
   `cli_limits.MAX_DEPTH` raises `ConversionError`.
 - Whole file (`functions` is None): `Result.output` is the file with every convertible
-  function (top-level functions and methods of top-level classes, nested functions
-  through their parents) replaced by its converted version, and
+  function (wherever it is defined, `module_functions`: classes and compound statements
+  at any depth; nested functions through their parents) replaced by its converted
+  version, and
   `from autograph_py import operators as ag__` inserted after the module docstring and
   the `from __future__` imports. Everything else (statements, comments, blank lines,
   line endings) stays as written, so a diff shows only what conversion changed: a
@@ -15,9 +16,11 @@ Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
   converted function the user's text and comments are kept where conversion kept the
   user's statements (`cli_keep`).
   Functions decorated `do_not_convert` and functions that cannot be converted stay as
-  written; each of the latter is a `ConversionError` in `Result.problems`, as is each
-  function the command does not try (`cli_skipped`: async, in a nested class, under a
-  module-level `if`). Generators stay as written with a line in `Result.notes`.
+  written; each of the latter is a `ConversionError` in `Result.problems`. Generators
+  and `async def`s stay as written with a line in `Result.notes` (`cli_skipped`).
+  The output compiles (`cli_valid`): a function whose conversion would not is left as
+  written with a `file:line: error: ...` problem, as is the user's own text that Python
+  refuses.
   With `jobs` > 1 a large file's functions are converted in up to that many processes
   (`cli_parallel`, forked: only for the command line); the result is the same.
 - With `functions` (names `f` or `Class.method`): `Result.output` is those functions

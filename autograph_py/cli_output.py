@@ -49,8 +49,8 @@ def prepare_outputs(inputs, output):
 
 def _into_directory(inputs, directory):
     if os.path.exists(directory) and not os.path.isdir(directory):
-        raise UsageError(f"{directory}: several inputs need an output directory, "
-                         "and this is a file")
+        raise UsageError(f"{directory}: several inputs or a folder need an output "
+                         "directory, and this is a file")
     if STDIN in inputs:
         raise UsageError(f"{directory}: standard input has no file name to write into a "
                          "directory; give -o a file path")
