@@ -1,6 +1,7 @@
 """The `autograph` command: `autograph convert PATH [PATH ...]` converts Python files and
-package folders statically. Inputs are read and parsed, never imported or executed. `autograph graph`
-(cli_graph.py) draws the graph of one traced function: that one imports its file.
+package folders statically. Inputs are read and parsed, never imported or executed.
+`autograph graph` (cli_graph.py) draws the graph of one traced function: that one
+imports its file.
 
 Contract (docs/cli.md is the user's version):
 - Output: each file as a complete, importable module with every function converted

@@ -114,11 +114,13 @@ def test_a_generator_runs_as_python_without_a_warning():
 
 
 def first_zero(xs):
-    for i, x in enumerate(xs):
+    found = -1
+    for x in xs:
+        found += 1
         match x:
             case 0:
                 break  # cannot be lowered inside `match`
-    return i
+    return found
 
 
 def calls_first_zero(xs):
