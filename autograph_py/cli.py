@@ -36,7 +36,7 @@ from autograph_py import __version__
 from autograph_py.cli_output import check_destination, prepare_outputs, write_output
 from autograph_py.cli_parallel import default_jobs
 from autograph_py.cli_render import Problem
-from autograph_py.cli_source import UsageError, split_lines
+from autograph_py.cli_source import STDIN, STDIN_NAME, UsageError, split_lines
 from autograph_py.cli_units import OK, PROBLEMS, USAGE, convert_units, plan
 
 EXAMPLES = """\
@@ -144,6 +144,9 @@ def _convert(args):
     destinations = [None] * len(args.files)
     if args.output is not None:
         try:
+            if args.functions and any(os.path.isdir(path) for path in args.files):
+                raise UsageError(f"{args.output}: -f prints chosen functions, it does not "
+                                 "write a package; drop -o, or -f")
             destinations = prepare_outputs(args.files, args.output)
         except (UsageError, OSError) as e:
             reporter.report(str(e), USAGE, e)
@@ -158,7 +161,8 @@ def _convert(args):
             reporter.report(line, status, trace=trace)
     converted = [unit for unit in units if unit.result is not None]
     if args.functions:
-        _report_unknown_functions(args.functions, [u.result for u in converted], reporter)
+        _report_unknown_functions(args.functions, [u.result for u in converted], reporter,
+                                  ", ".join(STDIN_NAME if f == STDIN else f for f in args.files))
     if args.check:
         return reporter.status
     several = sum(unit.kind == "convert" for unit in units) > 1
@@ -168,7 +172,7 @@ def _convert(args):
                 _write_stdout(_diff(unit.result))
         elif unit.destination is not None:
             _write_unit(unit, reporter)
-        elif unit.result is not None:
+        elif unit.result is not None and (unit.result.output or not unit.in_folder):
             if several:
                 _write_stdout(f"# ==> {unit.result.name} <==\n")
             _write_stdout(unit.result.output)
@@ -186,9 +190,8 @@ def _graph(args):
     return reporter.status
 
 
-def _report_unknown_functions(functions, results, reporter):
+def _report_unknown_functions(functions, results, reporter, where):
     known = set().union(*(r.names for r in results))
-    where = ", ".join(r.name for r in results)
     for name in dict.fromkeys(functions):
         if name not in known and results:
             close = difflib.get_close_matches(name, sorted(known), n=3)

@@ -226,3 +226,16 @@ def test_folder_spelled_with_a_slash_or_dot(run_cli, package, tmp_path):
     assert run_cli("convert", f"{package}/", "-o", out).returncode == 0
     assert run_cli("convert", ".", "-o", tmp_path / "out2", cwd=package).returncode == 0
     assert tree(out / PACKAGE) == tree(tmp_path / "out2" / PACKAGE)
+
+
+def test_function_option_over_a_folder_prints_the_files_that_define_it(run_cli, package,
+                                                                       tmp_path):
+    result = run_cli("convert", package, "-f", "Shapes.Square.area", "-f", "clip",
+                     "-f", "nope")
+    assert result.returncode == 2
+    assert result.stderr == f"{package}: no function named 'nope'\n"
+    headers = [line for line in result.stdout.splitlines() if line.startswith("# ==> ")]
+    assert headers == [f"# ==> {package / m} <==" for m in ("core.py", "geometry/area.py")]
+    refused = run_cli("convert", package, "-f", "clip", "-o", tmp_path / "out")
+    assert refused.returncode == 2 and "-f prints chosen functions" in refused.stderr
+    assert not (tmp_path / "out").exists()
