@@ -1,13 +1,14 @@
 """A folder given to `autograph convert` (a package): the files in it, and what becomes
 of each, so that the output folder is a drop-in copy of the package.
 
-Contract of `walk_folder(folder) -> (entries, problems)`:
+Contract of `walk_folder(folder, copies=True) -> (entries, problems)`:
 - `entries`: `(path, relative path, kind)` for the folder's contents, top-down with
   names sorted (so the output and the messages are the same on every run): kind
   "convert" for a `.py` file, "copy" for any other regular file (data files, `.pyi`
   stubs, `py.typed`, compiled extensions: the package needs them as they are), and
   "folder" for each folder below it (mirrored even when empty). A symbolic link to a
-  file counts as that file.
+  file counts as that file. With `copies` False (nothing is written), only the "convert"
+  entries, and the problems that concern them.
 - Left out without a word: `__pycache__` folders (bytecode of the originals; Python
   writes the converted modules' own) and names starting with "." (version control and
   tool caches: `.git`, `.mypy_cache`).
@@ -25,7 +26,7 @@ CONVERTED_SUFFIX = ".py"
 _SKIPPED_FOLDERS = {"__pycache__"}
 
 
-def walk_folder(folder):
+def walk_folder(folder, copies=True):
     entries, problems = [], []
     def unreadable(error):
         problems.append((error.filename, f"cannot read: {error.strerror or error}"))
@@ -44,16 +45,18 @@ def walk_folder(folder):
         folders[:] = kept  # what os.walk enters next, in this order
         for name in sorted(files):
             path = os.path.join(root, name)
-            if name.startswith("."):
+            if name.startswith(".") or not (copies or name.endswith(CONVERTED_SUFFIX)):
                 continue
             kind = _file_kind(path, name)
             if kind is None:
-                problems.append((path, "not copied: not a regular file"))
+                done = "converted" if name.endswith(CONVERTED_SUFFIX) else "copied"
+                problems.append((path, f"not {done}: not a regular file"))
             else:
                 entries.append((path, os.path.relpath(path, folder), kind))
-        entries += [(os.path.join(root, name), os.path.relpath(os.path.join(root, name),
-                                                               folder), "folder")
-                    for name in kept]
+        if copies:
+            entries += [(os.path.join(root, name),
+                         os.path.relpath(os.path.join(root, name), folder), "folder")
+                        for name in kept]
     return _top_down(entries), problems
 
 

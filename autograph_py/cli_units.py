@@ -50,13 +50,11 @@ def plan(inputs, destinations):
         if source == STDIN or not os.path.isdir(source):
             units.append(Unit(source, destination))
             continue
-        entries, walk_problems = walk_folder(source)
+        entries, walk_problems = walk_folder(source, copies=destination is not None)
         problems += [f"{path}: {message}" for path, message in walk_problems]
         if destination is not None:
             units.append(Unit(source, destination, "folder", True))
         for path, relative, kind in entries:
-            if destination is None and kind != "convert":
-                continue
             target = None if destination is None else os.path.join(destination, relative)
             units.append(Unit(path, target, kind, True))
     return units, problems

@@ -239,3 +239,12 @@ def test_function_option_over_a_folder_prints_the_files_that_define_it(run_cli, 
     refused = run_cli("convert", package, "-f", "clip", "-o", tmp_path / "out")
     assert refused.returncode == 2 and "-f prints chosen functions" in refused.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_without_output_only_python_files_matter(run_cli, package):
+    os.mkfifo(package / "pipe")  # would not be copied: no matter when nothing is written
+    os.mkfifo(package / "fifo.py")
+    result = run_cli("convert", package, "--check")
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == f"{package}/fifo.py: not converted: not a regular file"
+    assert "pipe" not in result.stderr
