@@ -276,9 +276,8 @@ def _convert_selected(text, module, name, ctx, functions):
         error = compile_error(output, name)
         if error is not None:
             problems.append(ConversionError(
-                f"error: converted, {qualname}() is not valid Python ({error.msg}, line "
-                f"{error.lineno} of its conversion); this is a bug in autograph: please "
-                "report it", name, node.lineno))
+                f"error: converted, {qualname}() is not valid Python ({error.msg}); this is "
+                "a bug in autograph: please report it", name, node.lineno))
             output = original
         outputs.append(output)
     return Result(name, "\n".join(originals), "\n".join(outputs), problems,

@@ -50,7 +50,7 @@ def assemble_valid(lines, edits, name):
         error = compile_error(text, name)
         if error is None:
             return text, edits, problems
-        edit, line = _locate(edits, error.lineno or 1)
+        edit, line = _locate(edits, error.lineno or 1)  # `line`: in the input, if not in an edit
         if edit is None or edit[3] is None:
             # The user's own text (or the import line, which only Python's own rules
             # about the text around it can make wrong).
@@ -60,9 +60,8 @@ def assemble_valid(lines, edits, name):
             return text, edits, problems
         qualname, def_line = edit[3]
         problems.append(ConversionError(
-            f"error: converted, {qualname}() is not valid Python ({error.msg}, line {line} "
-            "of its conversion); it is left as written. This is a bug in autograph: "
-            "please report it", name, def_line))
+            f"error: converted, {qualname}() is not valid Python ({error.msg}); it is left "
+            "as written. This is a bug in autograph: please report it", name, def_line))
         edits.remove(edit)
 
 
@@ -77,7 +76,8 @@ def _apply(lines, edits):
 
 def _locate(edits, output_line):
     """(the edit whose replacement holds `output_line`, the line within it), or (None,
-    the input's line number of `output_line`)."""
+    the input's line number of `output_line`). (A replacement may hold more than the
+    conversion, e.g. the function as written beside it: the line within is not shown.)"""
     shift = 0
     for edit in sorted(edits, key=lambda e: e[:2]):
         start, end, replacement, _ = edit

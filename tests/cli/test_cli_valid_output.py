@@ -56,8 +56,8 @@ def test_an_invalid_conversion_is_an_error_and_left_as_written(tmp_path, capsys,
     path, status, out, err = convert(tmp_path, capsys, SOURCE)
     assert status == 1
     assert err == (f"{path}:8: error: converted, Holder.broken() is not valid Python (no "
-                   "binding for nonlocal 'no_such_binding' found, line 2 of its conversion); "
-                   "it is left as written. This is a bug in autograph: please report it\n")
+                   "binding for nonlocal 'no_such_binding' found); it is left as written. "
+                   "This is a bug in autograph: please report it\n")
     assert SOURCE[SOURCE.index("class Holder"):] in out  # as written
     assert "ag__.if_stmt(" in out  # fine() still converted
     compile(out, "converted", "exec")
