@@ -10,7 +10,7 @@ from autograph_py.converters.errors import ConversionError
 from autograph_py.runtime.tensor import is_symbolic
 
 import autograph_py as ag
-from tests.cli.conftest import convert_and_import
+from tests.cli.conftest import convert_and_import, force_converted_path
 
 
 def test_generator_helper_is_a_note_and_check_passes(run_cli, fixtures):
@@ -124,7 +124,7 @@ def test_nested_generators_and_coroutines_stay_inside_the_converted_parent(
 
 
 def test_to_graph_converts_a_function_with_a_nested_generator(monkeypatch):
-    monkeypatch.setenv("AUTOGRAPH_FAST_PATH", "0")
+    force_converted_path(monkeypatch)
 
     def outer(x):
         def halves():

@@ -9,7 +9,7 @@ import pytest
 from autograph_py.runtime.tensor import is_symbolic
 
 import autograph_py as ag
-from tests.cli.conftest import convert_and_import
+from tests.cli.conftest import convert_and_import, force_converted_path
 
 ASYNC_NOTE = "note: fetch() is async; left as written (async functions run as Python)"
 
@@ -68,7 +68,7 @@ def test_function_option_finds_functions_anywhere(run_cli, fixtures, name):
 @pytest.mark.parametrize("x", ARGUMENTS)
 @pytest.mark.parametrize("name", CALLS)
 def test_python_values(placement, monkeypatch, name, x):
-    monkeypatch.setenv("AUTOGRAPH_FAST_PATH", "0")  # the converted code, not the original
+    force_converted_path(monkeypatch)  # the converted code, not the original
     original, converted = placement
     assert CALLS[name](converted, x) == CALLS[name](original, x)
 
