@@ -19,9 +19,8 @@ Contract:
   warning: they run as Python (no dataflow counterpart to a suspended frame), as the
   command line leaves them.
 - A user function that cannot be converted otherwise is run as it is, with a warning
-  that says
-  why and where (exact on Python values; on symbolic tensors Python control flow then
-  raises the runtime's clear TypeError).
+  that says why and where (exact on Python values; on symbolic tensors Python control
+  flow then raises the runtime's clear TypeError).
 """
 
 import contextlib

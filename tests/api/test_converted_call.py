@@ -107,6 +107,7 @@ def sums_generator(n):
     return sum(count_up(n))
 
 
+@pytest.mark.usefixtures("converted_path")  # the converted caller calls the generator
 def test_a_generator_runs_as_python_without_a_warning():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
