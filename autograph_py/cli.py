@@ -1,20 +1,25 @@
-"""The `autograph` command: `autograph convert FILE [FILE ...]` converts Python files
-statically. Inputs are read and parsed, never imported or executed. `autograph graph`
-(cli_graph.py) draws the graph of one traced function: that one imports its file.
+"""The `autograph` command: `autograph convert PATH [PATH ...]` converts Python files and
+package folders statically. Inputs are read and parsed, never imported or executed.
+`autograph graph` (cli_graph.py) draws the graph of one traced function: that one
+imports its file.
 
 Contract (docs/cli.md is the user's version):
 - Output: each file as a complete, importable module with every function converted
-  (`cli_convert`), on standard output, into `-o PATH` (`cli_output.write_output`: a
-  regular file atomically, a device or FIFO written through, a symlink's target), as a
-  unified diff (`--diff`), or not at all (`--check`). `-f NAME` picks functions.
-- Exit status: 0 when everything converted (notes, such as a generator left as
-  written, do not count); 1 for conversion problems (not UTF-8, over the size or depth
-  limits of `cli_limits`, a syntax error, a construct that cannot be converted, a
-  function the command does not look into, an internal error); 2 for usage
-  errors (bad options, a missing or unreadable input, a directory as input, an output
-  path that cannot be written, a `-f` name no input has). The highest status wins;
-  every input is still processed, and a file with an unconvertible function is still
-  converted and written with that function left as written.
+  (`cli_convert`; checked to compile, `cli_valid`), on standard output, into `-o PATH`
+  (`cli_output.write_output`: a regular file atomically, a device or FIFO written
+  through, a symlink's target), as a unified diff (`--diff`), or not at all
+  (`--check`). `-f NAME` picks functions. A folder (a package) is converted into
+  `-o DIR/<its name>/`, its tree mirrored: `.py` files converted, other files copied,
+  `__pycache__` and hidden names left out (`cli_tree`, `cli_units`).
+- Exit status: 0 when everything converted (notes, such as a generator or an async
+  function left as written, do not count); 1 for conversion problems (not UTF-8, over
+  the size or depth limits of `cli_limits`, a syntax error, a construct that cannot be
+  converted, an output that would not compile, something in a folder neither converted
+  nor copied, an internal error); 2 for usage errors (bad options, a missing or
+  unreadable input, an output path that cannot be written, a `-f` name no input has).
+  The highest status wins; every input is still processed, a file with an
+  unconvertible function is still converted and written with that function left as
+  written, and a file of a folder that cannot be converted is copied as written.
 - Messages go to standard error as `file:line[:col]: message`; a Python traceback is
   shown only with `--debug`.
 """
@@ -22,25 +27,24 @@ Contract (docs/cli.md is the user's version):
 import argparse
 import difflib
 import os
+import stat
 import sys
 import traceback
 
 import autograph_py.cli_graph as cli_graph  # `from autograph_py import` would load the API
 from autograph_py import __version__
-from autograph_py.cli_convert import convert_text
-from autograph_py.cli_output import prepare_outputs, write_output
+from autograph_py.cli_output import check_destination, prepare_outputs, write_output
 from autograph_py.cli_parallel import default_jobs
 from autograph_py.cli_render import Problem
-from autograph_py.cli_source import UsageError, read_input, split_lines
-from autograph_py.converters.errors import ConversionError
-
-OK, PROBLEMS, USAGE = 0, 1, 2
+from autograph_py.cli_source import STDIN, STDIN_NAME, UsageError, split_lines
+from autograph_py.cli_units import OK, PROBLEMS, USAGE, convert_units, plan
 
 EXAMPLES = """\
 examples:
   autograph convert model.py                  print model.py with every function converted
   autograph convert model.py -o model_ag.py   write it to model_ag.py, then: python model_ag.py
   autograph convert a.py b.py -o converted/   write converted/a.py and converted/b.py
+  autograph convert mypkg/ -o build/          the package converted into build/mypkg/
   autograph convert model.py -f step -f Net.call
                                               print only these functions, as to_code does
   autograph convert model.py --diff           show what conversion changes
@@ -58,28 +62,33 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"autograph {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     convert = commands.add_parser(
-        "convert", help="convert Python files (statically: never imports or runs them)",
+        "convert", help="convert Python files and packages (statically: never imports or "
+                        "runs them)",
         description="Print each file as an importable module in which every function "
-                    "(top-level functions, methods of top-level classes, nested functions "
-                    "through their parents) is converted. Functions decorated "
-                    "@do_not_convert stay as written. The input is never modified, "
-                    "imported or executed.",
+                    "(wherever it is defined; nested functions through their parents) is "
+                    "converted. Functions decorated @do_not_convert stay as written, and "
+                    "so do generators and async functions, with a note. A folder is "
+                    "converted as a package: with -o DIR, into DIR/<its name>/ with its "
+                    "other files copied. The input is never modified, imported or "
+                    "executed.",
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    convert.add_argument("files", nargs="+", metavar="FILE",
-                         help="a Python file; '-' reads standard input")
+    convert.add_argument("files", nargs="+", metavar="PATH",
+                         help="a Python file, a folder (a package); '-' reads standard input")
     convert.add_argument("-f", "--function", action="append", dest="functions",
                          metavar="NAME", help="convert only this function ('name' or "
                          "'Class.method'), printed as to_code prints it; repeatable")
     where = convert.add_mutually_exclusive_group()
     where.add_argument("-o", "--output", metavar="PATH",
-                       help="write to PATH (a directory with several inputs) atomically")
+                       help="write to PATH (a directory with several inputs or a folder) "
+                            "atomically")
     where.add_argument("--check", action="store_true",
                        help="print nothing but problems; the exit status tells")
     where.add_argument("--diff", action="store_true",
                        help="print a unified diff of each file against its conversion")
     convert.add_argument("-j", "--jobs", type=_positive_int, default=None, metavar="N",
-                         help="convert a large file's functions in up to N processes "
-                              "(default: one per CPU core; the output is the same)")
+                         help="convert in up to N processes: several files, or a large "
+                              "file's functions (default: one per CPU core; the output is "
+                              "the same)")
     convert.add_argument("--debug", action="store_true",
                          help="show Python tracebacks with error messages")
     cli_graph.add_parser(commands)
@@ -103,9 +112,12 @@ class _Reporter:
         self.debug = debug
         self.status = OK
 
-    def report(self, message, status, error=None):
-        if self.debug and error is not None:
-            traceback.print_exception(error)
+    def report(self, message, status, error=None, trace=None):
+        if self.debug and (error is not None or trace):
+            if trace:
+                print(trace, end="", file=sys.stderr)
+            else:
+                traceback.print_exception(error)
         print(message, file=sys.stderr)
         self.status = max(self.status, status)
 
@@ -132,27 +144,38 @@ def _convert(args):
     destinations = [None] * len(args.files)
     if args.output is not None:
         try:
+            if args.functions and any(os.path.isdir(path) for path in args.files):
+                raise UsageError(f"{args.output}: -f prints chosen functions, it does not "
+                                 "write a package; drop -o, or -f")
             destinations = prepare_outputs(args.files, args.output)
         except (UsageError, OSError) as e:
             reporter.report(str(e), USAGE, e)
             return reporter.status
-    jobs = default_jobs() if args.jobs is None else args.jobs
-    converted = [(result, destination) for result, destination in
-                 zip((_convert_one(arg, args.functions, reporter, jobs) for arg in args.files),
-                     destinations) if result is not None]
+    units, problems = plan(args.files, destinations)
+    for problem in problems:
+        reporter.report(problem, PROBLEMS)
+    convert_units(units, args.functions, default_jobs() if args.jobs is None else args.jobs,
+                  args.debug)
+    for unit in units:
+        for line, status, trace in unit.messages:
+            reporter.report(line, status, trace=trace)
+    converted = [unit for unit in units if unit.result is not None]
     if args.functions:
-        _report_unknown_functions(args.functions, [r for r, _ in converted], reporter)
-    for result, destination in converted:
-        if args.check:
-            continue
+        _report_unknown_functions(args.functions, [u.result for u in converted], reporter,
+                                  ", ".join(STDIN_NAME if f == STDIN else f for f in args.files))
+    if args.check:
+        return reporter.status
+    several = sum(unit.kind == "convert" for unit in units) > 1
+    for unit in units:
         if args.diff:
-            _write_stdout(_diff(result))
-        elif destination is not None:
-            _write_file(destination, result.output, reporter)
-        else:
-            if len(args.files) > 1:
-                _write_stdout(f"# ==> {result.name} <==\n")
-            _write_stdout(result.output)
+            if unit.result is not None:
+                _write_stdout(_diff(unit.result))
+        elif unit.destination is not None:
+            _write_unit(unit, reporter)
+        elif unit.result is not None and (unit.result.output or not unit.in_folder):
+            if several:
+                _write_stdout(f"# ==> {unit.result.name} <==\n")
+            _write_stdout(unit.result.output)
     return reporter.status
 
 
@@ -167,31 +190,8 @@ def _graph(args):
     return reporter.status
 
 
-def _convert_one(arg, functions, reporter, jobs=1):
-    """The `Result` for one input argument, or None when nothing could be converted."""
-    try:
-        name, text = read_input(arg)
-        result = convert_text(text, name, functions, jobs)
-    except UsageError as e:
-        reporter.report(str(e), USAGE, e)
-        return None
-    except ConversionError as e:
-        reporter.report(str(e), PROBLEMS, e)
-        return None
-    except Exception as e:  # a bug in autograph, not in the input: say so, and go on
-        reporter.report(f"{arg}: internal error while converting: {type(e).__name__}: {e} "
-                        "(run with --debug for the traceback)", PROBLEMS, e)
-        return None
-    for problem in result.problems:
-        reporter.report(str(problem), PROBLEMS, problem)
-    for note in result.notes:
-        reporter.report(note, OK)
-    return result
-
-
-def _report_unknown_functions(functions, results, reporter):
+def _report_unknown_functions(functions, results, reporter, where):
     known = set().union(*(r.names for r in results))
-    where = ", ".join(r.name for r in results)
     for name in dict.fromkeys(functions):
         if name not in known and results:
             close = difflib.get_close_matches(name, sorted(known), n=3)
@@ -216,13 +216,24 @@ def _write_stdout(text):
     sys.stdout.buffer.flush()
 
 
-def _write_file(path, text, reporter):
+def _write_unit(unit, reporter):
+    """Write a converted file, or (in a folder) copy a file or make a folder."""
+    path = unit.destination
     try:
-        write_output(path, text)
+        if unit.kind == "folder":
+            os.makedirs(path, exist_ok=True)
+        elif unit.result is not None:
+            if unit.in_folder:
+                check_destination(unit.source, path)
+            write_output(path, unit.result.output)
+        elif unit.kind == "copy" or unit.copy_as_written:
+            check_destination(unit.source, path)
+            with open(unit.source, "rb") as source:
+                write_output(path, source, stat.S_IMODE(os.fstat(source.fileno()).st_mode))
     except UsageError as e:
         reporter.report(str(e), USAGE, e)
     except OSError as e:
-        reporter.report(f"{path}: cannot write: {e.strerror or e}", USAGE, e)
+        reporter.report(f"{e.filename or path}: cannot write: {e.strerror or e}", USAGE, e)
 
 
 if __name__ == "__main__":

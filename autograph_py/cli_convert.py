@@ -5,8 +5,9 @@ Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
   file that already uses the reserved name `ag__`, or one nested deeper than
   `cli_limits.MAX_DEPTH` raises `ConversionError`.
 - Whole file (`functions` is None): `Result.output` is the file with every convertible
-  function (top-level functions and methods of top-level classes, nested functions
-  through their parents) replaced by its converted version, and
+  function (wherever it is defined, `module_functions`: classes and compound statements
+  at any depth; nested functions through their parents) replaced by its converted
+  version, and
   `from autograph_py import operators as ag__` inserted after the module docstring and
   the `from __future__` imports. Everything else (statements, comments, blank lines,
   line endings) stays as written, so a diff shows only what conversion changed: a
@@ -15,11 +16,11 @@ Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
   converted function the user's text and comments are kept where conversion kept the
   user's statements (`cli_keep`).
   Functions decorated `do_not_convert` and functions that cannot be converted stay as
-  written; each of the latter is a `ConversionError` in `Result.problems`, as is each
-  function the command does not try (`cli_skipped`: async, in a nested class, under a
-  module-level `if`). Generators stay as written with a line in `Result.notes`.
-  Each converted function is compiled (never run) before it is used: one Python would
-  refuse is a `ConversionError` (an internal error) and stays as written.
+  written; each of the latter is a `ConversionError` in `Result.problems`. Generators
+  and `async def`s stay as written with a line in `Result.notes` (`cli_skipped`).
+  The output compiles (`cli_valid`): a function whose conversion would not is left as
+  written with a `file:line: error: ...` problem, as is the user's own text that Python
+  refuses.
   With `jobs` > 1 a large file's functions are converted in up to that many processes
   (`cli_parallel`, forked: only for the command line); the result is the same.
 - With `functions` (names `f` or `Class.method`): `Result.output` is those functions
@@ -39,12 +40,14 @@ import gast
 from autograph_py.cli_keep import keep_users_text, same_tree, string_continuation_lines
 from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
 from autograph_py.cli_parallel import map_forked
-from autograph_py.cli_skipped import generator_note, is_generator, skipped_functions
+from autograph_py.cli_skipped import left_as_written
 from autograph_py.cli_source import newline_of, split_lines
+from autograph_py.cli_valid import assemble_valid, compile_error
 from autograph_py.converters import parser, pipeline
 from autograph_py.converters.dispatching_pair import as_written_name, dispatch_decorator
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
+from autograph_py.converters.module_functions import module_functions
 from autograph_py.converters.transformer import ConversionContext
 
 RUNTIME_ALIAS = "ag__"
@@ -100,16 +103,11 @@ def _reject_reserved_name(nodes, name):
 
 
 def function_definitions(module):
-    """(qualified name, FunctionDef) of the functions `convert_module` converts, in an
-    order that depends only on the tree's shape, so the same walk over the original and
-    the converted module pairs each function with its conversion."""
-    for node in module.body:
-        if isinstance(node, gast.FunctionDef):
-            yield node.name, node
-        elif isinstance(node, gast.ClassDef):
-            for child in node.body:
-                if isinstance(child, gast.FunctionDef):
-                    yield f"{node.name}.{child.name}", child
+    """(qualified name, definition) of every function the command converts or notes
+    (`module_functions`: top level, classes and compound statements at any depth), in an
+    order that depends only on the tree's shape."""
+    for qualname, statements, index in module_functions(module):
+        yield qualname, statements[index]
 
 
 def convert_definition(node, ctx):
@@ -131,17 +129,15 @@ def _convert_file(text, module, name, ctx, jobs):
     definitions = list(function_definitions(module))
     outcomes = map_forked(file.outcome, definitions, jobs,
                           [node.end_lineno - first_line(node) + 1 for _, node in definitions])
-    edits = [edit for edit, _, _ in outcomes if edit is not None]
+    edits = [(*edit, (qualname, old.lineno)) for (qualname, old), (edit, _, _)
+             in zip(definitions, outcomes) if edit is not None]
     if edits:  # a file with nothing converted needs no runtime import
-        edits.append(_import_edit(module, lines, file.newline))
-    # Applied bottom-up so earlier line numbers stay valid; at equal starts the function
-    # is replaced before the import is inserted in front of it.
-    for start, end, replacement in sorted(edits, key=lambda e: e[:2], reverse=True):
-        lines[start:end] = [replacement]
+        edits.append((*_import_edit(module, lines, file.newline), None))
+    output, _, invalid = assemble_valid(lines, edits, name)
     problems = [problem for _, problem, _ in outcomes if problem is not None]
-    reported = sorted([*problems, *skipped_functions(module, name)], key=lambda e: e.lineno)
+    reported = sorted([*problems, *invalid], key=lambda e: e.lineno)
     notes = [note for _, _, note in outcomes if note is not None]
-    return Result(name, text, "".join(lines), reported, notes=notes)
+    return Result(name, text, output, reported, notes=notes)
 
 
 @dataclasses.dataclass
@@ -158,7 +154,7 @@ class _File:
         edit `(first index, end index, text)` replaces its lines by its conversion."""
         qualname, old = definition
         problem = None
-        if not is_do_not_convert(old):
+        if not is_do_not_convert(old) and isinstance(old, gast.FunctionDef):
             try:
                 new = pipeline.convert_file_function(old, self.ctx)
                 # A function conversion did not change is left exactly as written
@@ -171,13 +167,12 @@ class _File:
                                           e.filename, e.lineno, e.col_offset)
         # A function that converted yields nowhere in its own body (`unsupported` would
         # have refused it): only the others need the walk that looks.
-        if is_generator(old):
-            return None, None, generator_note(old, qualname, self.name)
-        return None, problem, None
+        note = left_as_written(old, qualname, self.name)
+        return None, None if note else problem, note
 
     def _edit(self, old, new):
         """The edit for `old`'s conversion `new` (`dispatching_pair`); raises
-        ConversionError when Python would refuse the converted text."""
+        ConversionError when the printed conversion is beyond Python's parser."""
         indent = re.match(r"[ \t]*", self.text_lines[old.lineno - 1]).group()
         try:
             source = keep_users_text(_undecorated(old), _undecorated(new), self.text_lines,
@@ -189,7 +184,6 @@ class _File:
                 f"converted, this function exceeds what Python's parser accepts ({e.msg}); "
                 "split the expression, e.g. with intermediate variables",
                 self.name, old.lineno) from None
-        check_compiles(source, self.name, old.lineno)
         return (first_line(old) - 1, old.end_lineno,
                 dispatching_pair(old, _indented(source, indent, self.newline), self.text_lines,
                                  indent, self.newline))
@@ -220,20 +214,6 @@ def dispatching_pair(old, converted_text, text_lines, indent, newline):
     return "".join(pair)
 
 
-def check_compiles(source, filename, lineno):
-    """Raises ConversionError unless `source`, a function's printed conversion (from
-    line `lineno` of `filename`), compiles. Conversion must never write code Python
-    refuses to import: this compiles it, symbol table included (where, e.g., an
-    annotated name declared `nonlocal` is an error), and never runs it."""
-    try:
-        compile(source, filename, "exec", dont_inherit=True)
-    except SyntaxError as e:
-        raise ConversionError(
-            f"internal error: converted, this function is not valid Python ({e.msg}, "
-            f"line {e.lineno} of its conversion); please report it", filename,
-            lineno) from None
-
-
 def _import_edit(module, lines, newline):
     """Insert the runtime import after the docstring and `from __future__` imports (which
     must stay first), else right before the first statement (so a shebang, an encoding
@@ -253,9 +233,9 @@ def _import_edit(module, lines, newline):
         at = first_line(module.body[0]) - 1
     else:
         at = len(lines)
-    if at and not lines[at - 1].endswith(("\n", "\r")):
-        lines[at - 1] += newline  # a last line without ending must not swallow the import
-    return at, at, RUNTIME_IMPORT + newline
+    # After a last line without ending, the import starts with one (and not on that line).
+    ending = newline if at and not lines[at - 1].endswith(("\n", "\r")) else ""
+    return at, at, ending + RUNTIME_IMPORT + newline
 
 
 def _indented(source, indent, newline):
@@ -281,17 +261,24 @@ def _convert_selected(text, module, name, ctx, functions):
             continue
         original = textwrap.dedent("".join(lines[first_line(node) - 1:node.end_lineno]))
         originals.append(original)
-        if is_generator(node):
-            notes.append(generator_note(node, qualname, name))
-        if is_do_not_convert(node) or is_generator(node):
+        note = left_as_written(node, qualname, name)
+        if note:
+            notes.append(note)
+        if is_do_not_convert(node) or note:
             outputs.append(original)
             continue
         try:
-            source = pipeline.to_source(convert_definition(node, ctx)) + "\n"
-            check_compiles(source, name, node.lineno)
+            converted = convert_definition(node, ctx)
         except ConversionError as e:
             problems.append(e)
             continue
-        outputs.append(source)
+        output = pipeline.to_source(converted) + "\n"
+        error = compile_error(output, name)
+        if error is not None:
+            problems.append(ConversionError(
+                f"error: converted, {qualname}() is not valid Python ({error.msg}); this is "
+                "a bug in autograph: please report it", name, node.lineno))
+            output = original
+        outputs.append(output)
     return Result(name, "\n".join(originals), "\n".join(outputs), problems,
                   frozenset(definitions), notes)

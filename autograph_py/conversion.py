@@ -15,9 +15,12 @@ Contract:
   builtins that meet tensors to their overloads, and calls library code as it is:
   builtins, the standard library, installed packages, numpy, and autograph_py itself.
   A user function whose call stages nothing runs as written (`fast_path`), unconverted.
-- A user function that cannot be converted is run as it is, with a warning that says
-  why and where (exact on Python values; on symbolic tensors Python control flow then
-  raises the runtime's clear TypeError).
+- Generators, coroutines and async generators are called as they are, without a
+  warning: they run as Python (no dataflow counterpart to a suspended frame), as the
+  command line leaves them.
+- A user function that cannot be converted otherwise is run as it is, with a warning
+  that says why and where (exact on Python values; on symbolic tensors Python control
+  flow then raises the runtime's clear TypeError).
 """
 
 import contextlib
@@ -54,6 +57,7 @@ def _library_prefixes():
 
 
 _LIBRARY_PREFIXES = _library_prefixes()
+_RUNS_AS_PYTHON = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
 def do_not_convert(fn=None):
@@ -253,6 +257,7 @@ def converted_call(f, /, *args, **kwargs):
         return converted_call(f.func, *f.args, *args, **{**f.keywords, **kwargs})
     python_fn, bound_self = _unwrap_callable(f)
     if (python_fn is None or not is_user_function(python_fn)
+            or python_fn.__code__.co_flags & _RUNS_AS_PYTHON
             or not fast_path.stages((*args, *kwargs.values()))):
         return f(*args, **kwargs)
     try:

@@ -1,9 +1,10 @@
 """The conversion pipeline: which converters run, in which order, and why.
 
 `convert_function(node, ctx)` converts one parsed function (or lambda);
-`convert_module(module, ctx)` converts every function of a parsed file (each beside its
-copy as written, `dispatching_pair`), reporting the ones it cannot convert instead of
-failing; `to_source(node)` prints a tree.
+`convert_module(module, ctx)` converts every function of a parsed file (each one
+`module_functions` lists: in classes and under compound statements at any depth; each
+beside its copy as written, `dispatching_pair`), reporting the ones it cannot convert
+instead of failing; `to_source(node)` prints a tree.
 """
 import copy
 import dataclasses
@@ -32,6 +33,7 @@ from autograph_py.converters.census import Census
 from autograph_py.converters.copier import copy_tree
 from autograph_py.converters.dispatching_pair import dispatching_pair
 from autograph_py.converters.errors import ConversionError
+from autograph_py.converters.module_functions import module_functions
 from autograph_py.converters.naming import Namer
 from autograph_py.converters.transformer import locate_from_ancestors
 
@@ -91,12 +93,11 @@ def _convert_in_place(node, ctx):
 
 
 def _functions_of(module):
-    """(container list, index) of every top-level function and top-level class method."""
-    for body in [module.body] + [n.body for n in module.body
-                                 if isinstance(n, gast.ClassDef)]:
-        for i, node in enumerate(body):
-            if isinstance(node, gast.FunctionDef):
-                yield body, i
+    """(container list, index) of every function `module_functions` lists but the
+    `async def`s (which conversion refuses)."""
+    for _, body, i in module_functions(module):
+        if isinstance(body[i], gast.FunctionDef):
+            yield body, i
 
 
 def convert_file_function(node, ctx):

@@ -107,14 +107,35 @@ def sums_generator(n):
     return sum(count_up(n))
 
 
+@pytest.mark.usefixtures("converted_path")  # the converted caller calls the generator
+def test_a_generator_runs_as_python_without_a_warning():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ag.to_graph(sums_generator)(4) == 6
+
+
+def first_zero(xs):
+    found = -1
+    for x in xs:
+        found += 1
+        match x:
+            case 0:
+                break  # cannot be lowered inside `match`
+    return found
+
+
+def calls_first_zero(xs):
+    return first_zero(xs)
+
+
 @pytest.mark.usefixtures("converted_path")  # as written, nothing tries to convert it
 def test_unconvertible_user_function_runs_as_is_with_a_warning():
-    with pytest.warns(UserWarning, match=r"count_up.*generator functions"):
-        assert ag.to_graph(sums_generator)(4) == 6
+    with pytest.warns(UserWarning, match=r"first_zero.*'break' inside 'match'"):
+        assert ag.to_graph(calls_first_zero)([3, 0, 4]) == 1
     # Warned once: the function is then remembered as one to run as it is.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert ag.to_graph(sums_generator)(5) == 10
+        assert ag.to_graph(calls_first_zero)([0, 5]) == 0
 
 
 def test_keyword_named_f_passes_through():

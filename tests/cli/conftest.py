@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from autograph_py import config
+
 FIXTURES = pathlib.Path(__file__).parent / "fixtures"
 
 # The console script pyproject.toml installs; the module form only when it is missing.
@@ -43,6 +45,13 @@ def convert_and_import(fixture, directory):
     converted = pathlib.Path(directory) / f"converted_{fixture}"
     converted.write_text(result.stdout, encoding="utf-8")
     return import_path(FIXTURES / fixture), import_path(converted)
+
+
+def force_converted_path(monkeypatch):
+    """Calls on Python values run the converted code, not the function as written (the
+    fast path, switched off by AUTOGRAPH_FAST_PATH=0, which `config` reads at import)."""
+    monkeypatch.setenv("AUTOGRAPH_FAST_PATH", "0")
+    monkeypatch.setattr(config, "_fast_path", False, raising=False)
 
 
 @pytest.fixture

@@ -20,11 +20,6 @@ def test_missing_file(run_cli, tmp_path):
     assert result.stdout == ""
 
 
-def test_directory_as_input(run_cli, fixtures):
-    assert_fails(run_cli("convert", fixtures), 2,
-                 f"{fixtures}: is a directory; give the Python files in it")
-
-
 def test_unreadable_path(run_cli, fixtures):
     below_a_file = fixtures / "seed_functions.py" / "inner.py"
     assert_fails(run_cli("convert", below_a_file), 2,

@@ -79,8 +79,8 @@ def test_output_over_the_input_is_refused(run_cli, fixtures, tmp_path):
 
 @pytest.mark.parametrize("make_target, message", [
     (lambda d: d / "missing" / "out.py", "{t}: directory {d}/missing does not exist"),
-    (lambda d: d / "file.py", "{t}: several inputs need an output directory, and this is a "
-                              "file"),
+    (lambda d: d / "file.py", "{t}: several inputs or a folder need an output directory, and "
+                              "this is a file"),
 ])
 def test_unusable_output_paths(run_cli, fixtures, tmp_path, make_target, message):
     target = make_target(tmp_path)
