@@ -110,6 +110,12 @@ def function_definitions(module):
                     yield f"{node.name}.{child.name}", child
 
 
+def context_of(ctx, qualname):
+    """`ctx` for the function `qualname` names: a method (`Class.method`) has the
+    `__class__` cell that zero-argument `super()` reads (converters/super_calls.py)."""
+    return dataclasses.replace(ctx, class_cell="." in qualname)
+
+
 def convert_definition(node, ctx):
     """One function converted as `to_code` converts it: without its decorators (they
     would apply twice when the converted function replaces the original)."""
@@ -158,7 +164,7 @@ class _File:
         problem = None
         if not is_do_not_convert(old):
             try:
-                new = pipeline.convert_file_function(old, self.ctx)
+                new = pipeline.convert_file_function(old, context_of(self.ctx, qualname))
             except ConversionError as e:
                 problem = ConversionError(f"{e.message}; {qualname}() is left as written",
                                           e.filename, e.lineno, e.col_offset)
@@ -270,7 +276,7 @@ def _convert_selected(text, module, name, ctx, functions):
             outputs.append(original)
             continue
         try:
-            converted = convert_definition(node, ctx)
+            converted = convert_definition(node, context_of(ctx, qualname))
         except ConversionError as e:
             problems.append(e)
             continue

