@@ -35,3 +35,18 @@ def test_zero_argument_super_in_init_and_classmethod(modules):
     assert converted.Child(3).items == original.Child(3).items == [0, 1, 2]
     assert converted.Child.make(2).items == original.Child.make(2).items
     assert isinstance(converted.Child.make(2), converted.Child)
+
+
+@pytest.mark.parametrize("name", ["pop_with_default", "pop_from_set_and_deque",
+                                  "pop_from_user_class"])
+@pytest.mark.parametrize("x", [2, -2])
+def test_pop_and_append_on_what_is_not_a_list(modules, name, x):
+    original, converted = modules
+    assert getattr(converted, name)(x) == getattr(original, name)(x)
+
+
+@pytest.mark.parametrize("d, key", [({"a": 1}, "a"), ({"a": 1}, "b")])
+def test_dict_pop_of_an_argument(modules, d, key):
+    original, converted = modules
+    assert (converted.pop_key_of_a_dict_argument(dict(d), key) ==
+            original.pop_key_of_a_dict_argument(dict(d), key))
