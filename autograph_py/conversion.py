@@ -23,16 +23,15 @@ Contract:
 import contextlib
 import functools
 import inspect
-import os
 import re
-import sysconfig
+import sys
 import textwrap
 import types
 import warnings
 
 import gast
 
-from autograph_py import error_rewriting, fast_path, loader
+from autograph_py import error_rewriting, fast_path, library_paths, loader, user_stack
 from autograph_py.conversion_cache import ConversionCache
 from autograph_py.converters import parser, pipeline, private_names
 from autograph_py.converters.errors import ConversionError
@@ -44,16 +43,6 @@ from autograph_py.runtime.tensor import SymbolicTensor
 
 _cache = ConversionCache()
 _DISPATCH_LINE = re.compile(r"^[ \t]*@ag__\.converted_from\(\w*\)[ \t]*\r?\n", re.M)
-
-
-def _library_prefixes():
-    paths = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-    # Our own three packages (their folders differ from the import names in a checkout).
-    paths.update(os.path.dirname(m.__file__) for m in (error_rewriting, parser, context))
-    return tuple(os.path.abspath(p) + os.sep for p in paths if p)
-
-
-_LIBRARY_PREFIXES = _library_prefixes()
 
 
 def do_not_convert(fn=None):
@@ -106,7 +95,7 @@ def is_user_function(fn):
     filename = fn.__code__.co_filename
     if filename.startswith("<"):
         return False
-    return not os.path.abspath(filename).startswith(_LIBRARY_PREFIXES)
+    return not library_paths.is_library_file(filename)
 
 
 def _as_function_def(node):
@@ -245,6 +234,8 @@ def _after_side_effects(result, graph, stateful_ops):
 
 def converted_call(f, /, *args, **kwargs):
     """Call `f` the way converted code needs (see the module docstring)."""
+    if f is warnings.warn:  # its stacklevel counts the frames of the code as written
+        return user_stack.warn(sys._getframe(1), *args, **kwargs)
     if isinstance(f, (types.BuiltinFunctionType, type)):
         overload = py_builtins.BUILTIN_OVERLOADS.get(f)
         if overload is not None:

@@ -17,11 +17,7 @@ from tests.cli.fixtures.real_code_calls import (
     pop_with_default,
 )
 
-
-@pytest.fixture(autouse=True)
-def converted_path(monkeypatch):
-    # Converted code on Python values is what these tests check, not a fast path.
-    monkeypatch.setenv("AUTOGRAPH_FAST_PATH", "0")
+pytestmark = pytest.mark.usefixtures("converted_path")
 
 
 @pytest.mark.parametrize("mode", MODES + ("jax",))

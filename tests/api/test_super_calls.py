@@ -10,11 +10,7 @@ import autograph_py as ag
 from tests.api.modes import MODES, assert_same, run_mode
 from tests.cli.fixtures.real_code_calls import Child, Other, lone_super
 
-
-@pytest.fixture(autouse=True)
-def converted_path(monkeypatch):
-    # Converted code on Python values is what these tests check, not a fast path.
-    monkeypatch.setenv("AUTOGRAPH_FAST_PATH", "0")
+pytestmark = pytest.mark.usefixtures("converted_path")
 
 
 CASES = [

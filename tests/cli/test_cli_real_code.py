@@ -2,6 +2,8 @@
 (issue 24): zero-argument `super()` in branch and loop bodies of methods, `pop` on
 dicts, sets, deques and user classes, and `warnings.warn(..., stacklevel=2)`."""
 
+import warnings
+
 import pytest
 
 from tests.cli.conftest import convert_and_import
@@ -50,3 +52,26 @@ def test_dict_pop_of_an_argument(modules, d, key):
     original, converted = modules
     assert (converted.pop_key_of_a_dict_argument(dict(d), key) ==
             original.pop_key_of_a_dict_argument(dict(d), key))
+
+
+def _warnings_of(f):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        f(1)
+    return [(w.filename, w.lineno, str(w.message)) for w in caught]
+
+
+@pytest.mark.parametrize("name", ["warn_caller", "warn_three_up"])
+def test_warn_stacklevel_names_the_caller(modules, name):
+    original, converted = modules
+    expected = _warnings_of(getattr(original, name))
+    assert {w[0] for w in expected} == {__file__}
+    assert _warnings_of(getattr(converted, name)) == expected
+
+
+def test_warn_stacklevel_1_names_the_converted_files_line(modules):
+    original, converted = modules
+    (filename, line, message), = _warnings_of(converted.warn_here)
+    assert filename == converted.__file__ and message == "at the call"
+    with open(filename, encoding="utf-8") as f:
+        assert "(warnings.warn, 'at the call', stacklevel=1)" in f.readlines()[line - 1]
