@@ -33,7 +33,7 @@ import gast
 
 from autograph_py import error_rewriting, fast_path, library_paths, loader, user_stack
 from autograph_py.conversion_cache import ConversionCache
-from autograph_py.converters import parser, pipeline, private_names
+from autograph_py.converters import naming, parser, pipeline, private_names
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
 from autograph_py.runtime import context, nest
@@ -42,7 +42,10 @@ from autograph_py.runtime.ops.core import identity
 from autograph_py.runtime.tensor import SymbolicTensor
 
 _cache = ConversionCache()
-_DISPATCH_LINE = re.compile(r"^[ \t]*@ag__\.converted_from\(\w*\)[ \t]*\r?\n", re.M)
+_DISPATCH_LINE = re.compile(
+    rf"^[ \t]*@{naming.MODULE_OPERATORS}\.converted_from\(\w*\)[ \t]*\r?\n", re.M)
+# The standard `warnings.warn` (a replacement someone installs later is called as it is).
+_WARN = warnings.warn
 
 
 def do_not_convert(fn=None):
@@ -78,11 +81,14 @@ def bind_operators(module):
 
 def is_converted(fn):
     """True for converted functions: ours, or those of a module `autograph convert` wrote
-    (their globals hold `ag__`, bound to the operators module), except the copies as
-    written that the module keeps for the fast path."""
+    (their globals hold `_ag__`, bound to the operators module) or one holding `to_code`'s
+    output (which reads them as `ag__`), except the copies as written that the module
+    keeps for the fast path."""
     if getattr(fn, "__ag_converted__", False):
         return True
-    return (getattr(fn, "__globals__", {}).get("ag__") is _operators
+    module = getattr(fn, "__globals__", {})
+    return (any(module.get(name) is _operators
+                for name in (naming.MODULE_OPERATORS, naming.OPERATORS))
             and not fast_path.is_as_written(getattr(fn, "__code__", None)))
 
 
@@ -234,7 +240,7 @@ def _after_side_effects(result, graph, stateful_ops):
 
 def converted_call(f, /, *args, **kwargs):
     """Call `f` the way converted code needs (see the module docstring)."""
-    if f is warnings.warn:  # its stacklevel counts the frames of the code as written
+    if f is _WARN:  # its stacklevel counts the frames of the code as written
         return user_stack.warn(sys._getframe(1), *args, **kwargs)
     if isinstance(f, (types.BuiltinFunctionType, type)):
         overload = py_builtins.BUILTIN_OVERLOADS.get(f)

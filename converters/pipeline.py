@@ -22,9 +22,11 @@ from autograph_py.converters import (
     lazy_operands,
     lists,
     logical_expressions,
+    naming,
     private_names,
     return_statements,
     super_calls,
+    traversal,
     unsupported,
     variables,
 )
@@ -102,10 +104,17 @@ def _functions_of(module):
 
 def convert_file_function(node, ctx):
     """The converted copy of a file's function (or method), decorators kept: what
-    `convert_module` puts in its place. Raises ConversionError."""
+    `convert_module` puts in its place. Raises ConversionError.
+
+    It reads the operators through the module's private alias (`naming.MODULE_OPERATORS`,
+    which the module binds): a module's public name would be exported by
+    `from module import *`."""
     undecorated = copy.copy(node)  # decorators would apply to the conversion twice
     undecorated.decorator_list = []
     converted = _convert_in_place(copy_tree(undecorated), ctx)
+    for name in traversal.walk(converted):
+        if name.__class__ is gast.Name and name.id == naming.OPERATORS:
+            name.id = naming.MODULE_OPERATORS
     converted.decorator_list = copy_tree(node.decorator_list)
     return converted
 

@@ -8,7 +8,7 @@ import pytest
 
 from autograph_py import cli_output
 
-IMPORT = "from autograph_py import operators as ag__"
+IMPORT = "from autograph_py import operators as _ag__"
 
 
 def test_output_file(run_cli, fixtures, tmp_path):

@@ -75,3 +75,15 @@ def test_warn_stacklevel_1_names_the_converted_files_line(modules):
     assert filename == converted.__file__ and message == "at the call"
     with open(filename, encoding="utf-8") as f:
         assert "(warnings.warn, 'at the call', stacklevel=1)" in f.readlines()[line - 1]
+
+
+def test_star_import_does_not_export_the_operators(modules):
+    original, converted = modules
+    imported = {}
+    exec(f"from {converted.__name__} import *", imported)  # the statement under test
+    expected = {}
+    exec(f"from {original.__name__} import *", expected)
+    assert imported.keys() == expected.keys()
+    # The one name the converted module adds: private, bound to the operators.
+    added = {n for n in dir(converted) if not n.startswith("__")} - set(dir(original))
+    assert added == {"_ag__"}

@@ -46,7 +46,7 @@ def test_skipped_functions_stay_as_written_and_the_rest_converts(run_cli, fixtur
     assert original[original.index("if True"):] in result.stdout
     (tmp_path / "skipped_ag.py").write_text(result.stdout)
     converted, plain = import_file(tmp_path / "skipped_ag.py"), import_file(path)
-    assert "ag__.if_exp" in result.stdout  # Outer.outer_method: a top-level class's method
+    assert "_ag__.if_exp" in result.stdout  # Outer.outer_method: a top-level class's method
     for x in (3, -3):
         assert converted.Outer().outer_method(x) == plain.Outer().outer_method(x)
 
