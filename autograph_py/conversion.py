@@ -13,8 +13,10 @@ Contract:
 - `converted_call(f, *args, **kwargs)`, called by converted code for every call, converts
   the user's own functions (and methods, callable objects, partials) on the fly, sends
   builtins that meet tensors to their overloads, and calls library code as it is:
-  builtins, the standard library, installed packages, numpy, and autograph_py itself.
-  A user function whose call stages nothing runs as written (`fast_path`), unconverted.
+  builtins, the standard library, installed packages, numpy, and autograph_py itself;
+  `warnings.warn` counts its stack level over the frames of the code as written
+  (`user_stack`). A user function whose call stages nothing runs as written
+  (`fast_path`), unconverted.
 - A user function that cannot be converted is run as it is, with a warning that says
   why and where (exact on Python values; on symbolic tensors Python control flow then
   raises the runtime's clear TypeError).
