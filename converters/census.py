@@ -11,7 +11,8 @@ does not follow the passes' changes: `unsupported` (yield, await, async),
 `conditional_expressions` (ternaries) and `lists` (`.append`, `.pop`), which no
 template of the passes before them contains, and `lazy_operands` (`nonlocal`, `:=`,
 which only `lists` makes before it, from a `.pop`); likewise `functions` (nested classes,
-`do_not_convert`), `super_calls` (the name `super`), `directives` (`set_loop_options`, `set_element_type`), `asserts`,
+`do_not_convert`), `super_calls` (the name `super`), `directives` (`set_loop_options`,
+`set_element_type`), `asserts`,
 `break_statements` (and loop `else` clauses, which it moves out of their loops) and
 `continue_statements`. `logical` tells whether the user wrote a boolean operator, a
 `not`, a comparison chain or an `in`: `logical_expressions` runs in full then (or where
