@@ -8,15 +8,15 @@ A converter may skip itself when the census shows nothing for it to do (a walk o
 whole tree saved: most functions have no ternary, no list method call, nothing
 unsupported), but only for constructs that no earlier pass generates, since the census
 does not follow the passes' changes: `unsupported` (yield, await, async),
-`conditional_expressions` (ternaries) and `lists` (`.append`, `.pop`), which no
-template of the passes before them contains, and `lazy_operands` (`nonlocal`, `:=`,
-which only `lists` makes before it, from a `.pop`); likewise `functions` (nested classes,
+`conditional_expressions` (ternaries) and `lists` (`.append`, `.pop`), which no template
+of the passes before them contains, and `lazy_operands` (`nonlocal`, `:=`, which only
+`lists` makes before it, from a `.pop`); likewise `functions` (nested classes,
 `do_not_convert`), `super_calls` (the name `super`), `directives` (`set_loop_options`,
-`set_element_type`), `asserts`,
-`break_statements` (and loop `else` clauses, which it moves out of their loops) and
-`continue_statements`. `logical` tells whether the user wrote a boolean operator, a
-`not`, a comparison chain or an `in`: `logical_expressions` runs in full then (or where
-`lazy_operands` may have run), and on the tests lowered jumps made otherwise.
+`set_element_type`), `asserts`, `break_statements` (and loop `else` clauses, which it
+moves out of their loops) and `continue_statements`. `logical` tells whether the user
+wrote a boolean operator, a `not`, a comparison chain or an `in`: `logical_expressions`
+runs in full then (or where `lazy_operands` may have run), and on the tests lowered
+jumps made otherwise.
 Without a census (`ctx.census` None, as when a test runs one converter alone) a
 converter always runs.
 """
