@@ -1,12 +1,13 @@
 """The call stack as the code as written has it, for code that looks at its callers.
 
-Converted code runs in more frames than the original: autograph_py's own (`converted_call`,
-the operators, `to_graph`'s wrapper, tracing) and the closures conversion generated
-(`if_body`, `loop_body`, the operands of `and`/`or`, ...), which run the statements of the
-function they were generated in. `user_frames(frame)` yields, innermost first from
-`frame`, one frame per frame the original program would have: our own frames skipped, and a
-generated closure standing for the function it was generated in (its line is the current
-line of that function), followed by that function's caller.
+Converted code runs in more frames than the original: autograph_py's own
+(`converted_call`, the operators, `to_graph`'s wrapper, tracing, the fast path's
+dispatching functions) and the closures conversion generated (`if_body`, `loop_body`,
+the operands of `and`/`or`, ...), which run the statements of the function they were
+generated in. `user_frames(frame)` yields, innermost first from `frame`, one frame per
+frame the original program would have: our own frames skipped, and a generated closure
+standing for the function it was generated in (its line is the current line of that
+function), followed by that function's caller.
 
 A frame is a generated closure of the next frame outwards that is not ours or a library's
 when its code is one of that frame's code's constants (it was defined in it), it is no
@@ -27,7 +28,7 @@ import operator
 import sys
 import warnings
 
-from autograph_py import library_paths, source_map
+from autograph_py import fast_path, library_paths, source_map
 
 # Generator, coroutine, iterable coroutine, async generator: never a generated closure.
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | (
@@ -35,7 +36,9 @@ _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | (
 
 
 def _is_own(frame):
-    return frame.f_code.co_filename.startswith(library_paths.OWN_PREFIXES)
+    filename = frame.f_code.co_filename
+    return (filename.startswith(library_paths.OWN_PREFIXES)
+            or filename == fast_path.DISPATCH_FILENAME)
 
 
 def _outer_frame(frame):

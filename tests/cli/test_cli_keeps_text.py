@@ -40,7 +40,7 @@ def test_the_copies_as_written_are_the_users_text(output):
             assert output.count(as_written) == 1
             decorators = "".join(lines[node.decorator_list[0].lineno - 1:node.lineno - 1]
                                  if node.decorator_list else [])
-            assert (f"{as_written}\n\n{decorators}@ag__.converted_from({node.name})\n"
+            assert (f"{as_written}\n\n{decorators}@_ag__.converted_from({node.name})\n"
                     f"def {node.name}(") in output
 
 

@@ -8,6 +8,10 @@ import pytest
 
 from tests.cli.conftest import convert_and_import
 
+# The conversion, not the copy as written that a call staging nothing runs
+# (tests/converted_path.py).
+pytestmark = pytest.mark.usefixtures("converted_path")
+
 
 @pytest.fixture(scope="module")
 def modules(tmp_path_factory):
