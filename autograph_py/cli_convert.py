@@ -2,14 +2,16 @@
 
 Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
 - `text` is parsed, never imported, compiled to bytecode or run. A syntax error, a
-  file that already uses the reserved name `ag__`, or one nested deeper than
+  file that already uses a reserved name (`ag__`, `_ag__`), or one nested deeper than
   `cli_limits.MAX_DEPTH` raises `ConversionError`.
 - Whole file (`functions` is None): `Result.output` is the file with every convertible
   function (wherever it is defined, `module_functions`: classes and compound statements
   at any depth; nested functions through their parents) replaced by its converted
   version, and
-  `from autograph_py import operators as ag__` inserted after the module docstring and
-  the `from __future__` imports. Everything else (statements, comments, blank lines,
+  `from autograph_py import operators as _ag__` inserted after the module docstring and
+  the `from __future__` imports; the converted functions read the operators through
+  that private name (`from module import *` does not export it), where `to_code` prints
+  `ag__`. Everything else (statements, comments, blank lines,
   line endings) stays as written, so a diff shows only what conversion changed: a
   function the conversion leaves unchanged (nothing in it to convert) stays exactly as
   written, a file without any converted function gets no import, and inside a
@@ -43,15 +45,14 @@ from autograph_py.cli_parallel import map_forked
 from autograph_py.cli_skipped import left_as_written
 from autograph_py.cli_source import newline_of, split_lines
 from autograph_py.cli_valid import assemble_valid, compile_error
-from autograph_py.converters import parser, pipeline
+from autograph_py.converters import naming, parser, pipeline
 from autograph_py.converters.dispatching_pair import as_written_name, dispatch_decorator
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
 from autograph_py.converters.module_functions import module_functions
 from autograph_py.converters.transformer import ConversionContext
 
-RUNTIME_ALIAS = "ag__"
-RUNTIME_IMPORT = f"from autograph_py import operators as {RUNTIME_ALIAS}"
+RUNTIME_IMPORT = f"from autograph_py import operators as {naming.MODULE_OPERATORS}"
 
 
 @dataclasses.dataclass
@@ -92,14 +93,19 @@ def _convert_text(text, name, functions, jobs):
 
 
 def _reject_reserved_name(nodes, name):
-    # Converted code reaches the runtime through `ag__`; a file that binds or reads it
-    # itself would silently call the wrong thing (typically: it was converted already).
-    lines = [getattr(node, "lineno", 1) for node in nodes
-             if getattr(node, "id", None) == RUNTIME_ALIAS or isinstance(node, gast.alias)
-             and (node.asname or node.name) == RUNTIME_ALIAS]
-    if lines:
-        raise ConversionError(f"the name {RUNTIME_ALIAS} is reserved for autograph's "
-                              "operators (was this file converted already?)", name, min(lines))
+    # Converted code reaches the runtime through `_ag__` (`ag__` in functions converted
+    # alone, `to_code`'s); a
+    # file that binds or reads either itself would silently call the wrong thing
+    # (typically: it was converted already).
+    uses = sorted((getattr(node, "lineno", 1), used) for node in nodes
+                  for used in [node.id if isinstance(node, gast.Name) else
+                               (node.asname or node.name) if isinstance(node, gast.alias)
+                               else None]
+                  if used in naming.RESERVED)
+    if uses:
+        line, used = uses[0]
+        raise ConversionError(f"the name {used} is reserved for autograph's operators (was "
+                              "this file converted already?)", name, line)
 
 
 def function_definitions(module):
@@ -108,6 +114,12 @@ def function_definitions(module):
     order that depends only on the tree's shape."""
     for qualname, statements, index in module_functions(module):
         yield qualname, statements[index]
+
+
+def context_of(ctx, qualname):
+    """`ctx` for the function `qualname` names: a method (`Class.method`) has the
+    `__class__` cell that zero-argument `super()` reads (converters/super_calls.py)."""
+    return dataclasses.replace(ctx, class_cell="." in qualname)
 
 
 def convert_definition(node, ctx):
@@ -156,7 +168,7 @@ class _File:
         problem = None
         if not is_do_not_convert(old) and isinstance(old, gast.FunctionDef):
             try:
-                new = pipeline.convert_file_function(old, self.ctx)
+                new = pipeline.convert_file_function(old, context_of(self.ctx, qualname))
                 # A function conversion did not change is left exactly as written
                 # (comments and formatting included), so --diff shows only real changes.
                 if same_tree(old, new):
@@ -268,7 +280,7 @@ def _convert_selected(text, module, name, ctx, functions):
             outputs.append(original)
             continue
         try:
-            converted = convert_definition(node, ctx)
+            converted = convert_definition(node, context_of(ctx, qualname))
         except ConversionError as e:
             problems.append(e)
             continue

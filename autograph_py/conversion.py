@@ -13,7 +13,9 @@ Contract:
 - `converted_call(f, *args, **kwargs)`, called by converted code for every call, converts
   the user's own functions (and methods, callable objects, partials) on the fly, sends
   builtins that meet tensors to their overloads, and calls library code as it is:
-  builtins, the standard library, installed packages, numpy, and autograph_py itself.
+  builtins, the standard library, installed packages, numpy, and autograph_py itself;
+  `warnings.warn` counts its stack level over the frames of the code as written
+  (`user_stack`).
   A user function whose call stages nothing runs as written (`fast_path`), unconverted.
 - Generators, coroutines and async generators are called as they are, without a
   warning: they run as Python (no dataflow counterpart to a suspended frame), as the
@@ -26,18 +28,17 @@ Contract:
 import contextlib
 import functools
 import inspect
-import os
 import re
-import sysconfig
+import sys
 import textwrap
 import types
 import warnings
 
 import gast
 
-from autograph_py import error_rewriting, fast_path, loader
+from autograph_py import error_rewriting, fast_path, library_paths, loader, user_stack
 from autograph_py.conversion_cache import ConversionCache
-from autograph_py.converters import parser, pipeline, private_names
+from autograph_py.converters import naming, parser, pipeline, private_names
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
 from autograph_py.runtime import context, nest
@@ -46,17 +47,10 @@ from autograph_py.runtime.ops.core import identity
 from autograph_py.runtime.tensor import SymbolicTensor
 
 _cache = ConversionCache()
-_DISPATCH_LINE = re.compile(r"^[ \t]*@ag__\.converted_from\(\w*\)[ \t]*\r?\n", re.M)
-
-
-def _library_prefixes():
-    paths = {sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib", "purelib", "platlib")}
-    # Our own three packages (their folders differ from the import names in a checkout).
-    paths.update(os.path.dirname(m.__file__) for m in (error_rewriting, parser, context))
-    return tuple(os.path.abspath(p) + os.sep for p in paths if p)
-
-
-_LIBRARY_PREFIXES = _library_prefixes()
+_DISPATCH_LINE = re.compile(
+    rf"^[ \t]*@{naming.MODULE_OPERATORS}\.converted_from\(\w*\)[ \t]*\r?\n", re.M)
+# The standard `warnings.warn` (a replacement someone installs later is called as it is).
+_WARN = warnings.warn
 _RUNS_AS_PYTHON = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
@@ -93,11 +87,14 @@ def bind_operators(module):
 
 def is_converted(fn):
     """True for converted functions: ours, or those of a module `autograph convert` wrote
-    (their globals hold `ag__`, bound to the operators module), except the copies as
-    written that the module keeps for the fast path."""
+    (their globals hold `_ag__`, bound to the operators module) or one holding `to_code`'s
+    output (which reads them as `ag__`), except the copies as written that the module
+    keeps for the fast path."""
     if getattr(fn, "__ag_converted__", False):
         return True
-    return (getattr(fn, "__globals__", {}).get("ag__") is _operators
+    module = getattr(fn, "__globals__", {})
+    return (any(module.get(name) is _operators
+                for name in (naming.MODULE_OPERATORS, naming.OPERATORS))
             and not fast_path.is_as_written(getattr(fn, "__code__", None)))
 
 
@@ -110,7 +107,7 @@ def is_user_function(fn):
     filename = fn.__code__.co_filename
     if filename.startswith("<"):
         return False
-    return not os.path.abspath(filename).startswith(_LIBRARY_PREFIXES)
+    return not library_paths.is_library_file(filename)
 
 
 def _as_function_def(node):
@@ -149,7 +146,8 @@ def _convert(fn, recursive):
     # Compiled again outside its class: the compiler would not mangle its private names.
     qualname = getattr(fn.__code__, 'co_qualname', fn.__qualname__)  # not functools.wraps'
     ctx = ConversionContext(filename=filename, recursive=recursive,
-                            class_name=private_names.class_name_of(qualname))
+                            class_name=private_names.class_name_of(qualname),
+                            class_cell="__class__" in fn.__code__.co_freevars)
     converted = pipeline.convert_function(_as_function_def(node), ctx)
     source = pipeline.to_source(converted)
     return loader.compile_factory(fn, converted, source), source
@@ -248,6 +246,8 @@ def _after_side_effects(result, graph, stateful_ops):
 
 def converted_call(f, /, *args, **kwargs):
     """Call `f` the way converted code needs (see the module docstring)."""
+    if f is _WARN:  # its stacklevel counts the frames of the code as written
+        return user_stack.warn(sys._getframe(1), *args, **kwargs)
     if isinstance(f, (types.BuiltinFunctionType, type)):
         overload = py_builtins.BUILTIN_OVERLOADS.get(f)
         if overload is not None:

@@ -139,12 +139,16 @@ def _signature_parts(code):
     return ", ".join(params), plain, "".join(v + ", " for v in values), ", ".join(call)
 
 
+# The file name of the dispatching functions' code (user_stack skips their frames).
+DISPATCH_FILENAME = "<autograph_py fast path>"
+
+
 @functools.cache
 def _maker(code_shape):
     params, plain, values, call = code_shape
     namespace = {}
     exec(compile(_TEMPLATE.format(params=params, plain=plain, values=values, call=call),
-                 "<autograph_py fast path>", "exec"), namespace)
+                 DISPATCH_FILENAME, "exec"), namespace)
     return namespace["make"]
 
 

@@ -22,6 +22,7 @@ import types
 import gast
 
 from autograph_py import source_map
+from autograph_py.converters import naming
 from autograph_py.converters.gast_ast import gast_to_ast
 
 _counter = itertools.count()
@@ -62,7 +63,7 @@ def _unannotated(arg):
 def compile_factory(fn, converted_node, source):
     """Compile the factory once; the result is reusable for every closure of `fn`'s code."""
     freevars = fn.__code__.co_freevars
-    params = ", ".join(("ag__",) + freevars)
+    params = ", ".join((naming.OPERATORS,) + freevars)
     name = converted_node.name
     # Without `global`, the def would bind its name in the factory's scope, and a function
     # calling itself by its global name would get a cell instead of the module's global.
@@ -93,7 +94,7 @@ def instantiate(factory, fn, operators_module):
     for name in code.co_freevars:
         if name in cells:
             closure.append(cells[name])
-        elif name == "ag__":
+        elif name == naming.OPERATORS:
             closure.append(types.CellType(operators_module))
         else:
             raise RuntimeError(f"converted code has an unexpected free variable {name!r}")

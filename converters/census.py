@@ -11,12 +11,13 @@ does not follow the passes' changes: `unsupported` (yield, await, async),
 `conditional_expressions` (ternaries) and `lists` (`.append`, `.pop`), which no
 template of the passes before them contains, and `lazy_operands` (`nonlocal`, `:=`,
 which only `lists` makes before it, from a `.pop`); likewise `functions` (nested classes,
-`do_not_convert`, yields, `async def`), `directives` (`set_loop_options`,
-`set_element_type`), `asserts`, `break_statements` (and loop `else` clauses, which it
-moves out of their loops), `continue_statements` and `annotations` (annotated
-assignments). `logical` tells whether the user wrote a boolean operator, a `not`, a
-comparison chain or an `in`: `logical_expressions` runs in full then (or where
-`lazy_operands` may have run), and on the tests lowered jumps made otherwise.
+`do_not_convert`, yields, `async def`), `super_calls` (the name `super`), `directives`
+(`set_loop_options`, `set_element_type`), `asserts`, `break_statements` (and loop
+`else` clauses, which it moves out of their loops), `continue_statements` and
+`annotations` (annotated assignments). `logical` tells whether the user wrote a boolean
+operator, a `not`, a comparison chain or an `in`: `logical_expressions` runs in full
+then (or where `lazy_operands` may have run), and on the tests lowered jumps made
+otherwise.
 Without a census (`ctx.census` None, as when a test runs one converter alone) a
 converter always runs.
 """

@@ -1,7 +1,8 @@
 """What a converted module holds in place of each function it converts: the function as
 written, undecorated (the fast path: autograph_py/fast_path.py runs it when a call stages
 nothing), then the conversion under the same name, with the function's decorators on top
-of `@ag__.converted_from(name)`, so that they apply once, to the dispatching function.
+of `@_ag__.converted_from(name)` (the module's private alias of the operators,
+docs/converters.md), so that they apply once, to the dispatching function.
 
 Contract: `dispatching_pair(node, converted)` returns those statements for the file's
 FunctionDef `node` and its conversion `converted` (whose decorators are `node`'s);
@@ -13,6 +14,7 @@ name). `autograph convert` writes the same statements with the user's own text.
 """
 
 import gast
+from autograph_py.converters import naming
 from autograph_py.converters.copier import copy_tree
 
 AS_WRITTEN_SUFFIX = "__as_written"
@@ -25,7 +27,7 @@ def as_written_name(node):
 
 
 def dispatch_decorator(name):
-    return f"ag__.converted_from({name})"
+    return f"{naming.MODULE_OPERATORS}.converted_from({name})"
 
 
 def dispatching_pair(node, converted):

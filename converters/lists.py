@@ -9,7 +9,9 @@ A pop inside a larger expression rebinds through `:=` where it stands (to the pa
 to the list in it), so evaluation order is kept; not inside a lambda or a comprehension,
 whose `:=` would not rebind the function's name (there it stays a method call).
 
-Only for receivers that are plain names the function may rebind: its own locals
+Only for calls with a list's arguments (`.append(x)`, `.pop()`, `.pop(i)`: no keyword, no
+`*args`; `d.pop(key, default)` stays a method call) and for receivers that are plain
+names the function may rebind: its own locals
 (parameters included) and names it declares `global` or `nonlocal`. Rebinding any other
 name (a global or a closure variable only read here) would make it local to the function
 and break every read of it. Attributes are left alone too (rebinding one could run a
@@ -87,6 +89,12 @@ class ListTransformer(Transformer):
             return None
         return receiver
 
+    def _pop_receiver(self, call):
+        """The receiver of a `.pop` with a list's arguments (at most an index): a pop with
+        more (`d.pop(key, default)`) is no list's, so it stays a method call."""
+        receiver = self._receiver(call, 'pop')
+        return receiver if receiver is not None and len(call.args) <= 1 else None
+
     def _own_scope(self, node):
         self.in_own_scope += 1
         node = self.generic_visit(node)
@@ -98,7 +106,7 @@ class ListTransformer(Transformer):
 
     def visit_Call(self, node):
         node = self.generic_visit(node)
-        receiver = self._receiver(node, 'pop')
+        receiver = self._pop_receiver(node)
         if receiver is None or id(node) in self.statement_calls or self.in_own_scope:
             return node
         return templates.replace_as_expression(
@@ -110,7 +118,7 @@ class ListTransformer(Transformer):
         append = self._append(node.value)
         if append is not None:
             return append
-        receiver = self._receiver(node.value, 'pop')
+        receiver = self._pop_receiver(node.value)
         if receiver is not None:
             return templates.replace('l = ag__.list_pop(l, args)[0]', l=receiver,
                                      args=node.value.args)
@@ -137,7 +145,7 @@ class ListTransformer(Transformer):
         if len(node.targets) == 1:
             self.statement_calls.add(id(node.value))
         node = self.generic_visit(node)
-        receiver = self._receiver(node.value, 'pop')
+        receiver = self._pop_receiver(node.value)
         if receiver is None or len(node.targets) != 1:
             return node
         return templates.replace('l, target = ag__.list_pop(l, args)', l=receiver,

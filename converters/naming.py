@@ -13,7 +13,12 @@ the user called `break_count` is the user's).
 import gast
 from autograph_py.converters import traversal
 
-RESERVED = frozenset({'ag__'})
+# The name generated code reads the operators through (the loader binds it in to_graph's
+# closures), and the one a module `autograph convert` writes binds them to: private, so
+# that `from module import *` does not export it (docs/converters.md).
+OPERATORS = 'ag__'
+MODULE_OPERATORS = '_ag__'
+RESERVED = frozenset({OPERATORS, MODULE_OPERATORS})
 
 
 def identifiers(node):

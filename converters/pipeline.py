@@ -24,8 +24,11 @@ from autograph_py.converters import (
     lazy_operands,
     lists,
     logical_expressions,
+    naming,
     private_names,
     return_statements,
+    super_calls,
+    traversal,
     unsupported,
     variables,
 )
@@ -45,6 +48,9 @@ PIPELINE = (
     functions,
     # Next, so errors point at untouched user code and no work is wasted.
     unsupported,
+    # Before control_flow moves statements into closures without the method's first
+    # parameter (zero-argument `super()` reads it from its own frame).
+    super_calls,
     # Before call_trees (which would wrap the directive call) and before jump lowering
     # (which restructures loop bodies, so the directive would no longer come first).
     directives,
@@ -93,19 +99,26 @@ def _convert_in_place(node, ctx):
 
 
 def _functions_of(module):
-    """(container list, index) of every function `module_functions` lists but the
-    `async def`s (which conversion refuses)."""
-    for _, body, i in module_functions(module):
+    """(container list, index, whether in a class body) of every function
+    `module_functions` lists but the `async def`s (which conversion refuses)."""
+    for qualname, body, i in module_functions(module):
         if isinstance(body[i], gast.FunctionDef):
-            yield body, i
+            yield body, i, "." in qualname
 
 
 def convert_file_function(node, ctx):
     """The converted copy of a file's function (or method), decorators kept: what
-    `convert_module` puts in its place. Raises ConversionError."""
+    `convert_module` puts in its place. Raises ConversionError.
+
+    It reads the operators through the module's private alias (`naming.MODULE_OPERATORS`,
+    which the module binds): a module's public name would be exported by
+    `from module import *`."""
     undecorated = copy.copy(node)  # decorators would apply to the conversion twice
     undecorated.decorator_list = []
     converted = _convert_in_place(copy_tree(undecorated), ctx)
+    for name in traversal.walk(converted):
+        if name.__class__ is gast.Name and name.id == naming.OPERATORS:
+            name.id = naming.MODULE_OPERATORS
     converted.decorator_list = copy_tree(node.decorator_list)
     return converted
 
@@ -117,11 +130,13 @@ def convert_module(module, ctx):
     original, module = module, copy_tree(module)
     problems = []
     pairs = []
-    for (body, i), (original_body, _) in zip(_functions_of(module), _functions_of(original)):
+    for (body, i, in_class), (original_body, _, _) in zip(_functions_of(module),
+                                                          _functions_of(original)):
         if functions.is_do_not_convert(body[i]):
             continue
         try:
-            converted = convert_file_function(original_body[i], ctx)
+            converted = convert_file_function(original_body[i],
+                                              dataclasses.replace(ctx, class_cell=in_class))
         except ConversionError as e:
             problems.append(e)
             continue

@@ -29,6 +29,9 @@ class ConversionContext:
     # The class whose body the function was written in, when the converted code is
     # compiled outside it (private names are then mangled here: converters.private_names).
     class_name: str = None
+    # Whether the function has a `__class__` cell (it is defined in a class body), which
+    # zero-argument `super()` needs (converters/super_calls.py).
+    class_cell: bool = False
 
     def error(self, node, message):
         """A ConversionError at `node`, its column 1-based like a SyntaxError's."""

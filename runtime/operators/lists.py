@@ -6,7 +6,9 @@ Contract:
 - `list_append(l, x)` returns the list to rebind `l` to: a Python list (or any object
   with `append`) is mutated in place and returned, exactly as `l.append(x)`; a
   `TensorList` is immutable, so a new one is returned.
-- `list_pop(l, i=None)` returns `(l, item)` the same way.
+- `list_pop(l, *index)` (`l.pop(*index)`) returns `(l, item)` the same way; on anything
+  but a TensorList or a symbolic tensor it is the object's own `pop` (a dict's, a set's,
+  a user class's), called with the arguments as written.
 - `list_stack(l)`: the list as one tensor (a Python list of tensors is stacked).
 - `set_element_type(l, dtype, shape=None)` (what `ag.set_element_type(l, ...)` becomes
   in converted code): while a graph is built, the Python list `l` becomes a TensorList
@@ -76,9 +78,8 @@ class TensorList:
             stacked = reshape(stacked, concat([[-1], shape(x)], 0))
         return TensorList(concat([stacked, expand_dims(x, 0)], 0))
 
-    def pop(self, i=None):
+    def pop(self, i=-1):
         n = self.length()
-        i = -1 if i is None else i
         if isinstance(i, int) and i < 0:
             i = add(n, i) if isinstance(n, Tensor) else n + i
         item = gather(self.stacked, i)
@@ -144,13 +145,14 @@ def list_append(target, x):
     return target
 
 
-def list_pop(target, i=None):
+def list_pop(target, *index):
     if isinstance(target, TensorList):
-        return target.pop(i)
+        return target.pop(*index)
     if is_symbolic(target):
-        return TensorList(target).pop(i)
-    item = target.pop() if i is None else target.pop(i)
-    return target, item
+        return TensorList(target).pop(*index)
+    # Any other object's own `pop`, called exactly as written (a dict's `pop(key)`, a
+    # set's `pop()`, a list's `pop(None)` raising Python's TypeError).
+    return target, target.pop(*index)
 
 
 def set_element_type(target, dtype, shape=None):

@@ -229,3 +229,11 @@ def test_defaults_and_annotations_are_not_evaluated_again():
     assert converted(2) == scaled(2) == 6
     assert converted(-2, 5, offset=1) == scaled(-2, 5, offset=1)
     assert float(converted(ag.constant(2.0))) == float(scaled(ag.constant(2.0)))
+
+
+def test_converting_adds_no_name_to_the_functions_module():
+    import tests.cli.fixtures.real_code_calls as module  # noqa: PLC0415
+
+    before = set(vars(module))
+    ag.to_graph(module.warn_here)(0)
+    assert set(vars(module)) == before  # `ag__` is bound in the converted closure only

@@ -99,7 +99,7 @@ def conversions_only(text):
             if not isinstance(converted, ast.FunctionDef):
                 continue
             for decorator in converted.decorator_list:
-                if ast.unparse(decorator) == f"ag__.converted_from({as_written.name})":
+                if ast.unparse(decorator) == f"_ag__.converted_from({as_written.name})":
                     drop.update(range(as_written.lineno, first_decorator_line(converted)))
                     drop.add(decorator.lineno)
     return "".join(line for number, line in enumerate(lines, 1) if number not in drop)

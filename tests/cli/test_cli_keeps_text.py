@@ -14,7 +14,7 @@ import pytest
 import autograph_py as ag
 from tests.cli.conftest import FIXTURES, conversions_only, convert_and_import
 
-IMPORT = "from autograph_py import operators as ag__"
+IMPORT = "from autograph_py import operators as _ag__"
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +40,7 @@ def test_the_copies_as_written_are_the_users_text(output):
             assert output.count(as_written) == 1
             decorators = "".join(lines[node.decorator_list[0].lineno - 1:node.lineno - 1]
                                  if node.decorator_list else [])
-            assert (f"{as_written}\n\n{decorators}@ag__.converted_from({node.name})\n"
+            assert (f"{as_written}\n\n{decorators}@_ag__.converted_from({node.name})\n"
                     f"def {node.name}(") in output
 
 
@@ -91,8 +91,8 @@ def test_comments_of_converted_statements_go_with_what_they_became(converted):
     first_made = lines.index("    # before the if") + 1
     assert lines[first_made] == "    def get_state():"
     # The comment at the end of the `if` line ends the call that stages it.
-    assert _line_with(converted, "# on the if").startswith("    ag__.if_stmt(x > limit,")
-    assert _line_with(converted, "# every item").startswith("    ag__.for_stmt(items,")
+    assert _line_with(converted, "# on the if").startswith("    _ag__.if_stmt(x > limit,")
+    assert _line_with(converted, "# every item").startswith("    _ag__.for_stmt(items,")
     assert lines[lines.index("        # before the continue test") + 1].strip().startswith("def ")
 
 

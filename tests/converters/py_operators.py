@@ -119,8 +119,8 @@ def list_append(target, x):
     return target
 
 
-def list_pop(target, i=None):
-    return target, (target.pop() if i is None else target.pop(i))
+def list_pop(target, *index):
+    return target, target.pop(*index)
 
 
 def new_list(iterable=()):

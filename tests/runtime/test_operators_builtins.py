@@ -43,6 +43,15 @@ def test_python_lists_are_mutated_in_place():
     np.testing.assert_array_equal(ag__.list_stack([constant(1), 2]).numpy(), [1, 2])
 
 
+def test_pop_on_anything_else_is_its_own_pop():
+    d = {"a": 1}
+    assert ag__.list_pop(d, "b", 0) == (d, 0) and ag__.list_pop(d, "a") == ({}, 1)
+    s = {3}
+    assert ag__.list_pop(s) == (set(), 3)
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        ag__.list_pop([1], None)  # as `[1].pop(None)`
+
+
 def test_tensor_list_append_pop_stack_in_a_graph():
     with Graph().as_default() as graph:
         x = placeholder("float32", [None])
