@@ -5,10 +5,10 @@ of `if`/`while`, the iterable of `for`, the items of `with`, the `try` itself, e
 `except` clause) followed by the nodes of its blocks. A `for` target is a node of
 its own between the head and the body: the loop binds it only when there is an item.
 `break`, `continue`, `return` and `raise` jump where Python sends them (raise: to the
-exit; any statement of a `try` body may jump to its handlers, and any statement of a
-`with` body to the statement after the `with`, whose manager may swallow the exception). Each `case` of a `match`
-may run after its head. Nested functions are single nodes of their parent's graph and
-get graphs of their own.
+exit). An exception may leave any statement: of a `try` body to its handlers, of a `try`
+to its `finally` block, of a `with` body to the statement after the `with`, whose
+manager may swallow it. Each `case` of a `match` may run after its head. Nested
+functions are single nodes of their parent's graph and get graphs of their own.
 
 `Graph.stmt_next[id(stmt)]` is the set of nodes control can reach right after `stmt`
 (for a compound statement: the first nodes outside it), which is what "live after" and
@@ -163,6 +163,13 @@ class _Builder:
             self.add(handler)
             self.block(handler.body)
             ends |= self.leaves
+        if node.finalbody:
+            # An exception raised anywhere before it (one no handler catches, or raised
+            # in a handler or the `else`) runs the `finally` block too: it may read what
+            # the try was about to rebind, and a `break`/`continue`/`return` in it
+            # swallows the exception. Going on after the `try` from there is a path
+            # Python takes only in that case: a sound approximation (maybe bound, live).
+            ends = ends | set(self.graph.nodes[start:])
         self.leaves = ends
         self.block(node.finalbody)
 
