@@ -132,8 +132,7 @@ def test_a_name_only_the_skipped_assignment_binds_is_unbound_after_it():
     def f(a, xs):
         for x in xs:
             with contextlib.suppress(ValueError):
-                risky(x)
-                v = x
+                v = risky(x)
             a += v
         return a
 
