@@ -10,10 +10,9 @@ import autograph_py as ag
 from tests.api.modes import MODES, assert_same, run_mode
 
 
-@pytest.fixture(autouse=True)
-def _converted_path(monkeypatch):
-    # Plain values must run the converted code, not the function as written.
-    monkeypatch.setenv("AUTOGRAPH_FAST_PATH", "0")
+# Plain values must run the converted code, not the function as written (the modes of
+# tests/api/modes.py force it too; the tests calling ag.to_graph directly need this).
+pytestmark = pytest.mark.usefixtures("converted_path")
 
 
 def risky(p):
