@@ -9,7 +9,6 @@ import pytest
 import autograph_py as ag
 from tests.api.modes import MODES, assert_same, run_mode
 
-
 # Plain values must run the converted code, not the function as written (the modes of
 # tests/api/modes.py force it too; the tests calling ag.to_graph directly need this).
 pytestmark = pytest.mark.usefixtures("converted_path")
