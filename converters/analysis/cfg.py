@@ -5,9 +5,10 @@ of `if`/`while`, the iterable of `for`, the items of `with`, the `try` itself, e
 `except` clause) followed by the nodes of its blocks. A `for` target is a node of
 its own between the head and the body: the loop binds it only when there is an item.
 `break`, `continue`, `return` and `raise` jump where Python sends them (raise: to the
-exit; any statement of a `try` body may jump to its handlers). Each `case` of a `match`
-may run after its head. Nested functions are single nodes of their parent's graph and
-get graphs of their own.
+exit). An exception may leave any statement: of a `try` body to its handlers, of a `try`
+to its `finally` block, of a `with` body to the statement after the `with`, whose
+manager may swallow it. Each `case` of a `match` may run after its head. Nested
+functions are single nodes of their parent's graph and get graphs of their own.
 
 `Graph.stmt_next[id(stmt)]` is the set of nodes control can reach right after `stmt`
 (for a compound statement: the first nodes outside it), which is what "live after" and
@@ -139,8 +140,14 @@ class _Builder:
     stmt_Raise = stmt_Return
 
     def stmt_With(self, node):
+        start = len(self.graph.nodes)
         self.add(node)
         self.block(node.body)
+        # The manager's `__exit__` may swallow an exception raised anywhere in the body
+        # (`contextlib.suppress`): control then goes on after the `with` from any point
+        # of it, as from a `try` body to its handlers. What the body binds is only maybe
+        # bound after it, and what follows may read what the body was about to rebind.
+        self.leaves |= set(self.graph.nodes[start:])
 
     stmt_AsyncWith = stmt_With
 
@@ -156,6 +163,13 @@ class _Builder:
             self.add(handler)
             self.block(handler.body)
             ends |= self.leaves
+        if node.finalbody:
+            # An exception raised anywhere before it (one no handler catches, or raised
+            # in a handler or the `else`) runs the `finally` block too: it may read what
+            # the try was about to rebind, and a `break`/`continue`/`return` in it
+            # swallows the exception. Going on after the `try` from there is a path
+            # Python takes only in that case: a sound approximation (maybe bound, live).
+            ends = ends | set(self.graph.nodes[start:])
         self.leaves = ends
         self.block(node.finalbody)
 

@@ -132,6 +132,43 @@ def test_a_bare_annotation_declares_a_local_without_binding_it():
     assert anno.getanno(ret, anno.Static.DEFINED_VARS_IN) == {'c', 'y'}
 
 
+def test_a_with_body_may_stop_at_any_statement():
+    # Its manager may swallow an exception (contextlib.suppress): what the body binds is
+    # only maybe bound after it, and a read after it may see the value from before.
+    fn = _function('''
+        def f(a, cm):
+            if a > 0:
+                with cm as c:
+                    risky()
+                    v = 5
+                a += v
+            return a
+    ''')
+    branch = fn.body[0]
+    with_, add = branch.body
+    assert anno.getanno(add, anno.Static.DEFINED_VARS_IN) == {'a', 'c', 'cm'}
+    assert anno.getanno(add, anno.Static.MAYBE_DEFINED_VARS_IN) == {'a', 'c', 'cm', 'v'}
+    assert 'v' in _names(anno.getanno(with_, anno.Static.LIVE_VARS_IN))
+    assert 'v' in _names(anno.getanno(branch, anno.Static.LIVE_VARS_IN))
+
+
+def test_a_finally_block_runs_after_any_statement_of_its_try():
+    fn = _function('''
+        def f(a, out):
+            try:
+                risky()
+                v = 5
+            finally:
+                out.append(v)
+            return a
+    ''')
+    try_ = fn.body[0]
+    read = try_.finalbody[0]
+    assert anno.getanno(read, anno.Static.DEFINED_VARS_IN) == {'a', 'out'}
+    assert anno.getanno(read, anno.Static.MAYBE_DEFINED_VARS_IN) == {'a', 'out', 'v'}
+    assert 'v' in _names(anno.getanno(try_, anno.Static.LIVE_VARS_IN))
+
+
 def test_calling_a_local_closure_modifies_what_it_rebinds_nonlocally():
     fn = _function('''
         def f(n):
