@@ -43,9 +43,13 @@ def test_generated_programs_are_valid_python_the_oracle_runs(seed):
         assert len(arity) == 1, program.source
         assert bound_before_use(program.source), program.source
         statements = sum(isinstance(node, ast.stmt) for node in ast.walk(f)) - 1
-        assert 5 <= statements <= 45, program.source  # small: each runs in milliseconds
+        assert 5 <= statements <= 60, program.source  # small: each runs in milliseconds
         expected = runner.oracle(runner.load(program.source), program.inputs)
-        assert all(_ints(value, *arity) for value in expected), (program.source, expected)
+        if program.python_only:  # real code returns its strings, dicts ... after the ints
+            assert all(isinstance(value, tuple) and len(value) in arity
+                       for value in expected), (program.source, expected)
+        else:
+            assert all(_ints(value, *arity) for value in expected), (program.source, expected)
 
 
 def _inside_helper(f, node):

@@ -47,6 +47,9 @@ KNOWN_BUGS = {
                          "'annotated name can't be nonlocal' (#24.4)",
     "walrus_in_lazy_comprehension": ":= inside a comprehension's and/or/ternary (#24.5)",
     "warnings_stacklevel": "warnings.warn(stacklevel=2) names an autograph_py frame (#24.6)",
+    # Found by this fuzzer (/work/wt/realcode_triage.md, tests/fuzz/cases/):
+    "walrus_in_comprehension_staged": "a comprehension's `:=` (a plain filter) in a staged "
+                                      "`if` in a loop: false 'defined in only one branch'",
 }
 
 
@@ -278,7 +281,9 @@ class _RealBuilder(_Builder):
             iterables += ["xs", "xs[::-1]", f"[{self.small_atom(scope)}, 2]"] + (["bs"] if self.has_bytes else []) + (
                 ["sorted(st)"] if self.has_set else [])
         filters = [f"{c} > 1", f"{c} % 2 == 0 and {c} < 5", f"{c} or {c} == 2",
-                   f"({c} if {c} > 0 else 1) < 3", f"({z} := {c} * 2) > 2"]
+                   f"({c} if {c} > 0 else 1) < 3"]
+        if not self.tensor or self.bug("walrus_in_comprehension_staged"):
+            filters.append(f"({z} := {c} * 2) > 2")
         if self.bug("walrus_in_lazy_comprehension"):
             filters += [f"{c} > 0 and ({z} := {c} + 1) < 5",
                         f"{c} < 1 or ({z} := {c}) > 2"]
@@ -286,8 +291,9 @@ class _RealBuilder(_Builder):
         element = self.rng.choice((c, f"{c} * 2", f"{c} + {self.atom(scope)}",
                                    f"({c} if {c} > 1 else {self.atom(inner)})",
                                    f"({c} and {self.atom(scope)})"))
-        if f"({z} :=" in condition and self.rng.random() < 0.7:
-            element = f"{z} - {c}"  # the walrus's value, bound by the filter
+        # The walrus's value, bound by a filter that passes only once it ran.
+        if f"({z} :=" in condition and " or " not in condition and self.rng.random() < 0.7:
+            element = f"{z} - {c}"
         loop = f"for {c} in {self.rng.choice(iterables)}"
         if self.rng.random() < 0.7:
             loop += f" if {condition}"
