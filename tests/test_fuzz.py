@@ -8,10 +8,10 @@ import re
 import pytest
 
 import autograph_py as ag
-from tests.fuzz import minimizer, runner
+from tests.fuzz import minimizer, realcode, runner
 from tests.fuzz.__main__ import main
 from tests.fuzz.campaign import run_campaign
-from tests.fuzz.generator import generate
+from tests.fuzz.generator import REAL_CODE_EVERY, generate
 from tests.fuzz.rejections import REJECTIONS, classify
 from tests.fuzz.rules import bound_before_use
 
@@ -169,3 +169,46 @@ def test_fixed_budget_has_no_wrong_answer_crash_or_hang():
         summary = run_campaign(seed, 150, minimize=False, out=lines.append)
         counts = summary.counts
         assert counts["wrong"] == counts["crash"] == counts["hang"] == 0, "\n".join(lines)
+
+
+def _rebinds_a_loop_target(source):
+    """A `for` target assigned in its own body, or the target of a nested `for`."""
+    f = next(node for node in ast.parse(source).body if getattr(node, "name", None) == "f")
+    for loop in (node for node in ast.walk(f) if isinstance(node, ast.For)):
+        targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        for statement in loop.body:
+            stored = {n.id for n in ast.walk(statement)
+                      if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+            if targets & stored:
+                return True
+    return False
+
+
+# KNOWN_BUGS name -> whether a real-code program (source, python_only) has the construct.
+KNOWN_BUG_CONSTRUCTS = {
+    "loop_target_rebind": lambda source, _: _rebinds_a_loop_target(source),
+    "zero_arg_super": lambda source, _: "super()" in source,
+    "dict_pop_default": lambda source, _: re.search(r"dd\.pop\('\w', ", source),
+    "annotated_in_body": lambda source, _: re.search(
+        r"\n    (if |for |while |try:|with ).*\n(.*\n)* +v\d: int = ",
+        source.split("\ndef f(")[1]),
+    "walrus_in_lazy_comprehension": lambda source, _: re.search(
+        r"(and|or) \(z\d+ :=", source),
+    "warnings_stacklevel": lambda source, _: "catch_warnings" in source,
+    "walrus_in_comprehension_staged": lambda source, python_only: not python_only and (
+        re.search(r"if \(z\d+ :=", source)),
+}
+
+
+def test_known_bug_constructs_are_generated_only_when_enabled(monkeypatch):
+    assert set(KNOWN_BUG_CONSTRUCTS) == set(realcode.KNOWN_BUGS)
+
+    def found(setting):
+        monkeypatch.setenv("AUTOGRAPH_FUZZ_KNOWN_BUGS", setting)
+        programs = [generate(0, index) for index in range(0, 1500, REAL_CODE_EVERY)]
+        return {name for name, has in KNOWN_BUG_CONSTRUCTS.items()
+                if any(has(p.source, p.python_only) for p in programs)}
+
+    assert found("0") == set()
+    assert found("1") == set(realcode.KNOWN_BUGS)
+    assert found("dict_pop_default,zero_arg_super") == {"dict_pop_default", "zero_arg_super"}

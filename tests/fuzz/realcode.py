@@ -43,8 +43,9 @@ KNOWN_BUGS = {
     "loop_target_rebind": "a for target rebound in the body or by a nested loop (#24.1)",
     "zero_arg_super": "zero-argument super() in a converted method (#24.2)",
     "dict_pop_default": "dict.pop(key, default) dispatched as a list pop (#24.3)",
-    "annotated_in_body": "an annotated local in a converted branch or loop body: "
-                         "'annotated name can't be nonlocal' (#24.4)",
+    "annotated_in_body": "an annotated local in code a generated closure holds (a branch or "
+                         "loop body, or after an `if` that returns): 'annotated name "
+                         "can't be nonlocal' (#24.4)",
     "walrus_in_lazy_comprehension": ":= inside a comprehension's and/or/ternary (#24.5)",
     "warnings_stacklevel": "warnings.warn(stacklevel=2) names an autograph_py frame (#24.6)",
     # Found by this fuzzer (/work/wt/realcode_triage.md, tests/fuzz/cases/):
@@ -193,7 +194,7 @@ class _RealBuilder(_Builder):
 
     def s_ann(self, scope):
         var = self.rng.choice(self.vars)
-        if scope.depth and not self.bug("annotated_in_body"):
+        if not self.bug("annotated_in_body"):  # only the head's, before any control flow
             return [f"{var} = {self.bounded(self.expr(scope), scope)}"]
         return [f"{var}: int = {self.bounded(self.expr(scope), scope)}"]
 
