@@ -279,7 +279,8 @@ class _RealBuilder(_Builder):
         # On tensors, only Python lists: the filter runs as Python (kept as written).
         iterables = ["range(4)", "[1, 2, 3]", "[-1, 2]"]
         if not self.tensor:
-            iterables += ["xs", "xs[::-1]", f"[{self.small_atom(scope)}, 2]"] + (["bs"] if self.has_bytes else []) + (
+            iterables += ["xs", "xs[::-1]", f"[{self.small_atom(scope)}, 2]"]
+            iterables += (["bs"] if self.has_bytes else []) + (
                 ["sorted(st)"] if self.has_set else [])
         filters = [f"{c} > 1", f"{c} % 2 == 0 and {c} < 5", f"{c} or {c} == 2",
                    f"({c} if {c} > 0 else 1) < 3"]
