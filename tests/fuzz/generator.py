@@ -2,7 +2,9 @@
 
 `generate(seed, index)` returns a `Program`: the source of a module (a small prelude, then
 `def f(a, b, xs)`) and the inputs to call it with. It draws everything from
-`random.Random(seed + index)`, so (seed, index) reproduces a program exactly.
+`random.Random(seed + index)`, so (seed, index) reproduces a program exactly. One program
+in REAL_CODE_EVERY is written in the style of real code instead (realcode.py: the
+statements below and more; some of them on Python values only, `Program.python_only`).
 
 What makes a program legitimate for staging (docs/limitations.md, docs/guide.md), and
 how the generator guarantees it:

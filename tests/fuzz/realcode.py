@@ -124,7 +124,7 @@ class _RealBuilder(_Builder):
             ("st", self.has_set), ("G", self.has_global),
             ("tr.n", self.has_track and python),
             ("o2.n", self.has_class and python)) if present]
-        if self.extras:  # every return is a tuple: `return risky(2) + ...` is not
+        if self.extras:  # returns are tuples: s_try must not write `return risky(2) + (...)`
             self.arity = max(self.arity, 2)
         self.classes = _classes(rng, "zero_arg_super" in bugs)
 
