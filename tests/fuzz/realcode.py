@@ -126,7 +126,7 @@ class _RealBuilder(_Builder):
             ("o2.n", self.has_class and python)) if present]
         if self.extras:  # returns are tuples: s_try must not write `return risky(2) + (...)`
             self.arity = max(self.arity, 2)
-        self.classes = _classes(rng, "zero_arg_super" in bugs)
+        self.classes = _classes(rng, "zero_arg_super" in bugs, tensor)
 
     def bug(self, name):
         return name in self.bugs
@@ -410,9 +410,12 @@ class _RealBuilder(_Builder):
         return super().cond(scope, depth)
 
 
-def _classes(rng, zero_arg_super):
+def _classes(rng, zero_arg_super, tensor):
     """A class hierarchy C0 <- C1 [<- C2] whose `step` methods have control flow and call
-    the base's `step` (zero-argument `super()` when enabled; `super(C, self)` else)."""
+    the base's `step` (zero-argument `super()` when enabled; `super(C, self)` else). On
+    tensors no `step` calls the base's under an `if` on `p`, which would be staged: the
+    base writes `self.n`, a side effect that happens while tracing (the same reason f
+    calls methods only at its top level, `s_method`)."""
     def sup(name):
         return "super()" if zero_arg_super else f"super({name}, self)"
 
@@ -427,16 +430,19 @@ def _classes(rng, zero_arg_super):
              "    def step(self, p):"] + base
     for level in range(1, rng.choice((2, 3))):
         name, call = f"C{level}", f"{sup(f'C{level}')}.step"
-        body = rng.choice((
-            ["        if p > 0:", f"            r = {call}(p)", "        else:",
-             f"            r = {call}(-p) + 1", "        self.m += 1", "        return r % 9"],
+        bodies = [
             ["        r = 0", "        for i in range(2):",
              f"            r += {call}(p - i)", "        return r % 9"],
             [f"        r = {call}(p)", "        while r > 3:", "            r -= 2",
              "        return r"],
             ["        try:", f"            return {call}(p) + 1", "        finally:",
              "            self.m += 1"],
-        ))
+        ]
+        if not tensor:
+            bodies.append(["        if p > 0:", f"            r = {call}(p)", "        else:",
+                           f"            r = {call}(-p) + 1", "        self.m += 1",
+                           "        return r % 9"])
+        body = rng.choice(bodies)
         lines += ["", "", f"class {name}(C{level - 1}):", "    def __init__(self, n):",
                   f"        {sup(name)}.__init__(n + 1)", "        self.m = 0", "",
                   "    def step(self, p):"] + body
