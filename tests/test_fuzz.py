@@ -195,6 +195,8 @@ KNOWN_BUG_CONSTRUCTS = {
     "walrus_in_lazy_comprehension": lambda source, _: re.search(
         r"(and|or) \(z\d+ :=", source),
     "warnings_stacklevel": lambda source, _: "catch_warnings" in source,
+    "suppressed_with_assigns": lambda source, _: re.search(
+        r"with contextlib.suppress\(ValueError\):\n +v\d \+= risky", source),
     "walrus_in_comprehension_staged": lambda source, python_only: not python_only and (
         re.search(r"if \(z\d+ :=", source)),
 }
