@@ -69,6 +69,11 @@ def _inside_helper(f, node):
     ("if (v := a) and b:\n        pass\n    return v", True),
     ("if a and (v := b):\n        pass\n    return v", False),
     ("v = 1\n    def h(p):\n        nonlocal v\n        v = p\n    h(2)\n    return v", True),
+    ("global G\n    G = G + 1\n    return G", True),  # a global is bound at module level
+    ("with a as c:\n        v = c\n        w = v\n    return c", True),
+    ("with a:\n        v = 1\n    return v", False),  # the manager may swallow an exception
+    ("return sum([z - c for c in xs if (z := c) > 1])", True),
+    ("return sum([z for c in xs])", False),
 ])
 def test_bound_before_use_rejects_reads_a_staged_path_could_reach_unbound(body, legitimate):
     assert bound_before_use(f"def f(a, b, xs):\n    {body}\n") is legitimate
