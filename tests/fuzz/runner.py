@@ -12,8 +12,7 @@ as plain Python, then converted in each mode of `MODES`:
 - function: `ag.function(f)` with an int32 input signature (one trace), called on
             eager tensors.
 A program on values no tensor can be (strings, dicts...: `Program.python_only`) runs in
-the python mode only (`modes_of`). Every mode runs with AUTOGRAPH_FAST_PATH=0
-(`converted_path`): the converted code, never the original on its behalf.
+the python mode only (`modes_of`).
 Each mode ends as one outcome: match, wrong (some input gave another answer), crash (an
 error that is not a documented rejection), hang (no answer within the time limit: see
 `hang_limit`), or
@@ -29,7 +28,6 @@ import contextlib
 import dataclasses
 import importlib.util
 import itertools
-import os
 import re
 import shutil
 import signal
@@ -164,22 +162,6 @@ def run(source, inputs, modes=MODES, seconds=3.0, path=None):
                              for mode in modes})
 
 
-@contextlib.contextmanager
-def converted_path():
-    """AUTOGRAPH_FAST_PATH=0 while a mode runs: a converted function that stages nothing
-    then still runs its converted code (with the fast path, the python mode would compare
-    the original function with itself)."""
-    previous = os.environ.get("AUTOGRAPH_FAST_PATH")
-    os.environ["AUTOGRAPH_FAST_PATH"] = "0"
-    try:
-        yield
-    finally:
-        if previous is None:
-            del os.environ["AUTOGRAPH_FAST_PATH"]
-        else:
-            os.environ["AUTOGRAPH_FAST_PATH"] = previous
-
-
 def modes_of(program):
     """The modes a generated program runs in: its values may be tensors, or not."""
     return ("python",) if program.python_only else MODES
@@ -187,7 +169,7 @@ def modes_of(program):
 
 def run_mode(mode, fn, source, inputs, expected, seconds=3.0):
     try:
-        with converted_path(), time_limit(seconds):
+        with time_limit(seconds):
             answers = _CALLERS[mode](fn, inputs)
     except Hang as e:
         return ModeResult(mode, "hang", str(e), "hang")
