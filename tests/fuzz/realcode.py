@@ -40,17 +40,10 @@ from tests.fuzz.generator import MAX_DEPTH, MAX_LOOP_DEPTH, _Builder, _Scope
 
 # construct -> the bug it triggers today (issue #24's families); generated only when enabled.
 KNOWN_BUGS = {
-    "loop_target_rebind": "a for target rebound in the body or by a nested loop (#24.1)",
     "zero_arg_super": "zero-argument super() in a converted method (#24.2)",
     "dict_pop_default": "dict.pop(key, default) dispatched as a list pop (#24.3)",
-    "annotated_in_body": "an annotated local in code a generated closure holds (a branch or "
-                         "loop body, or after an `if` that returns): 'annotated name "
-                         "can't be nonlocal' (#24.4)",
-    "walrus_in_lazy_comprehension": ":= inside a comprehension's and/or/ternary (#24.5)",
     "warnings_stacklevel": "warnings.warn(stacklevel=2) names an autograph_py frame (#24.6)",
-    # Found by this fuzzer (/work/wt/realcode_triage.md, tests/fuzz/cases/):
-    "walrus_in_comprehension_staged": "a comprehension's `:=` (a plain filter) in a staged "
-                                      "`if` in a loop: false 'defined in only one branch'",
+    # Found by this fuzzer (tests/fuzz/cases/):
     "suppressed_with_assigns": "an assignment in a `with contextlib.suppress` body that an "
                                "exception skips: UnboundLocalError",
 }

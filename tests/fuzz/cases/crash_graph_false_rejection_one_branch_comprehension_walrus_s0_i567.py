@@ -11,7 +11,6 @@
 #   comprehension binds z before its element reads it, and nothing reads z after the
 #   comprehension, yet the staged `if` counts z as used after it. Without the loop, or
 #   with a staged loop and no `if`, it converts.
-# xfail: a comprehension's := counted as read after a staged if (false one-branch error)
 def f(a, b, xs):
     v = 0
     for _ in range(2):
