@@ -45,7 +45,8 @@ def run_campaign(seed, count, minimize=True, minimize_seconds=20.0, write_cases=
         program = generate(seed, index)
         summary.total += 1
         try:
-            report = runner.run(program.source, program.inputs, seconds=seconds)
+            report = runner.run(program.source, program.inputs, runner.modes_of(program),
+                                seconds=seconds)
         except runner.OracleError as e:
             summary.counts["crash"] += 1
             out(f"seed={seed} index={index} invalid program, the oracle failed: {e}")
@@ -65,14 +66,16 @@ def run_campaign(seed, count, minimize=True, minimize_seconds=20.0, write_cases=
                     time.monotonic() > minimize_deadline):
                 continue
             source, inputs, minimized = shrink(program.source, program.inputs, failure,
-                                               seconds, minimize_deadline)
+                                               seconds, minimize_deadline,
+                                               _types(report.expected[0]))
             if (signature, shape(source)) in shapes:
                 continue
             shapes.add((signature, shape(source)))
             out(f"  minimized: {minimized.mode}={minimized.outcome} {minimized.detail}")
             out("    " + source.rstrip().replace("\n", "\n    "))
             if write_cases is not None:
-                path = cases.write(source, inputs, seed, index, minimized, write_cases)
+                path = cases.write(source, inputs, seed, index, minimized, write_cases,
+                                   runner.modes_of(program))
                 out(f"  wrote {path}")
     return summary
 
@@ -82,9 +85,10 @@ def shape(source):
     return re.sub(r"\b[a-z_]\w*\b|\d+", "_", source)
 
 
-def shrink(source, inputs, failure, seconds, deadline):
+def shrink(source, inputs, failure, seconds, deadline, answer_types=None):
     """`minimizer.minimize` while `failure` (same mode, same signature) persists: the
-    smaller source and inputs, and the failure as they show it."""
+    smaller source and inputs, and the failure as they show it. `answer_types`: what
+    `_types` of the program's answers must stay (None: ints, or tuples of ints)."""
     last = {}
 
     def still_fails(candidate, candidate_inputs):
@@ -95,7 +99,8 @@ def shrink(source, inputs, failure, seconds, deadline):
                                 seconds=seconds)
         except runner.OracleError:
             return False
-        if not all(_ints(answer) for answer in report.expected):
+        if not all(_ints(answer) if answer_types is None else _types(answer) == answer_types
+                   for answer in report.expected):
             return False  # the generator's contract: f returns ints or tuples of ints
         result = report.modes[failure.mode]
         last[candidate, repr(candidate_inputs)] = result
@@ -103,6 +108,12 @@ def shrink(source, inputs, failure, seconds, deadline):
 
     source, inputs = minimizer.minimize(source, inputs, still_fails, deadline)
     return source, inputs, last.get((source, repr(inputs)), failure)
+
+
+def _types(answer):
+    """The types of `answer`'s items (real-code programs return strings, dicts ... too)."""
+    values = answer if isinstance(answer, tuple) else (answer,)
+    return tuple(type(value) for value in values)
 
 
 def _ints(answer):

@@ -2,7 +2,9 @@
 
 `generate(seed, index)` returns a `Program`: the source of a module (a small prelude, then
 `def f(a, b, xs)`) and the inputs to call it with. It draws everything from
-`random.Random(seed + index)`, so (seed, index) reproduces a program exactly.
+`random.Random(seed + index)`, so (seed, index) reproduces a program exactly. One program
+in REAL_CODE_EVERY is written in the style of real code instead (realcode.py: the
+statements below and more; some of them on Python values only, `Program.python_only`).
 
 What makes a program legitimate for staging (docs/limitations.md, docs/guide.md), and
 how the generator guarantees it:
@@ -42,6 +44,8 @@ def call_it(fn):
 '''
 
 MAX_LOOP_DEPTH = 3
+# Program i of seed S is real code (realcode.py) when (S + i) % REAL_CODE_EVERY == 0.
+REAL_CODE_EVERY = 3
 MAX_DEPTH = 4
 
 
@@ -51,6 +55,7 @@ class Program:
     index: int
     source: str  # the module: PRELUDE, then `def f(a, b, xs)`
     inputs: tuple  # ((a, b, xs), ...): each call checked against the oracle
+    python_only: bool = False  # uses values no tensor can be (strings...): Python mode only
 
 
 def generate(seed, index):
@@ -59,6 +64,11 @@ def generate(seed, index):
         (rng.randint(-3, 5), rng.randint(-3, 5),
          [rng.randint(-3, 6) for _ in range(rng.randint(0, 4))])
         for _ in range(3))
+    if (seed + index) % REAL_CODE_EVERY == 0:
+        from tests.fuzz import realcode  # it builds on _Builder, below: imported once used
+        module, body, python_only = realcode.build(rng)
+        return Program(seed, index, PRELUDE + "\n\n" + module + "\n\n" + body, inputs,
+                       python_only)
     body = _Builder(rng).function()
     return Program(seed, index, PRELUDE + "\n\n" + body, inputs)
 
@@ -91,6 +101,14 @@ class _Builder:
 
     def function(self):
         lines = ["def f(a, b, xs):"]
+        head = self.head() + self.helpers()
+        body = self.block(_Scope(), top=True)
+        body.append(self.return_stmt(_Scope()))
+        lines += ["    " + line for line in head + body]
+        return "\n".join(lines) + "\n"
+
+    def head(self):
+        """The statements that bind every variable before any `if` or loop."""
         head = [f"{v} = {self.init_expr()}" for v in self.vars]
         if self.has_list:
             head.append(self.rng.choice(("ys = []", "ys = [1, 2]")))
@@ -98,11 +116,7 @@ class _Builder:
             head.append("d = {'k': 0, 'm': 1}")
         if self.has_box:
             head += ["o = Box()", "o.k = 0"]
-        head += self.helpers()
-        body = self.block(_Scope(), top=True)
-        body.append(self.return_stmt(_Scope()))
-        lines += ["    " + line for line in head + body]
-        return "\n".join(lines) + "\n"
+        return head
 
     def init_expr(self):
         return self.rng.choice(("a", "b", "0", "1", "a + 1", "b - a", "len(xs)", "2"))
@@ -169,6 +183,11 @@ class _Builder:
 
     def statement(self, scope):
         self.budget -= 1
+        return getattr(self, "s_" + self.rng.choice(self.kinds(scope)))(scope)
+
+    def kinds(self, scope):
+        """The kinds of statement that may come here (a kind listed twice is twice as
+        likely); each is made by the method `s_<kind>`."""
         kinds = ["assign", "assign", "aug", "aug", "swap", "if", "if"]
         if scope.loops < MAX_LOOP_DEPTH and scope.depth < MAX_DEPTH:
             kinds += ["while", "while_true", "for", "for", "for"]
@@ -186,8 +205,7 @@ class _Builder:
             kinds.append("attr")
         if self.rebinders:
             kinds.append("call")
-        kinds += ["try", "assert", "closure"]
-        return getattr(self, "s_" + self.rng.choice(kinds))(scope)
+        return kinds + ["try", "assert", "closure"]
 
     def nested(self, scope, loop=False, targets=(), indexes=()):
         inner = _Scope(scope.depth + 1, scope.loops + loop, scope.targets + tuple(targets),
@@ -303,10 +321,13 @@ class _Builder:
         return [self.return_stmt(scope)]
 
     def return_stmt(self, scope):
-        values = [self.expr(scope) for _ in range(self.arity)]
-        if self.arity == 1:
+        values = self.return_values(scope)
+        if len(values) == 1:
             return f"return {values[0]}"
         return f"return ({', '.join(values)})"
+
+    def return_values(self, scope):
+        return [self.expr(scope) for _ in range(self.arity)]
 
     def s_append(self, scope):
         return [f"ys.append({self.expr(scope, 1)})"]

@@ -25,7 +25,9 @@ def bound_before_use(source):
     # A name bound nowhere (not in f, the module or builtins) is never bound: a local.
     known = _module_names(tree) | set(dir(builtins))
     unknown = {node.id for node in ast.walk(f) if isinstance(node, ast.Name)} - known
-    return _block(f.body, params, _locals(f) | params | unknown)
+    declared_global = {name for node in _walk_outside_scopes(f) if isinstance(node, ast.Global)
+                       for name in node.names}
+    return _block(f.body, params, (_locals(f) | params | unknown) - declared_global)
 
 
 def _module_names(tree):
@@ -63,6 +65,10 @@ def _block(body, bound, local):
             ok = all(_block(inner, bound, local) for inner in (
                 statement.body, statement.orelse, statement.finalbody,
                 *(handler.body for handler in statement.handlers)))
+        elif isinstance(statement, ast.With):
+            targets = set().union(*(_stored(item) for item in statement.items))
+            ok = (all(_reads(item.context_expr, bound, local) for item in statement.items)
+                  and _block(statement.body, bound | targets, local))
         elif isinstance(statement, _SCOPES):
             ok = True
         else:
@@ -83,11 +89,17 @@ def _bound_by(statement):
         return _walrus(statement.iter)
     if isinstance(statement, ast.Try):
         return set()
+    if isinstance(statement, ast.With):  # its body may stop early: only the `as` names
+        return set().union(*(_stored(item) for item in statement.items))
     return _stored(statement)
 
 
 def _reads(node, bound, local):
-    """Every local that `node` loads (outside helpers and lambdas) is bound."""
+    """Every local that `node` loads (outside helpers and lambdas) is bound. A
+    comprehension binds its targets, and its `:=` names, before its element reads them."""
+    bound = bound | {name for child in _walk_outside_scopes(node)
+                     if isinstance(child, ast.comprehension)
+                     for part in (child.target, *child.ifs) for name in _stored(part)}
     for child in _walk_outside_scopes(node):
         if isinstance(child, ast.Name) and child.id in local:
             loads = isinstance(child.ctx, ast.Load)

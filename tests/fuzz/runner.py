@@ -11,6 +11,8 @@ as plain Python, then converted in each mode of `MODES`:
             fresh `ag.Graph`, one `ag.Session` run per input;
 - function: `ag.function(f)` with an int32 input signature (one trace), called on
             eager tensors.
+A program on values no tensor can be (strings, dicts...: `Program.python_only`) runs in
+the python mode only (`modes_of`).
 Each mode ends as one outcome: match, wrong (some input gave another answer), crash (an
 error that is not a documented rejection), hang (no answer within the time limit: see
 `hang_limit`), or
@@ -158,6 +160,11 @@ def run(source, inputs, modes=MODES, seconds=3.0, path=None):
     limit = hang_limit(time.process_time() - start, seconds)
     return Report(expected, {mode: run_mode(mode, fn, source, inputs, expected, limit)
                              for mode in modes})
+
+
+def modes_of(program):
+    """The modes a generated program runs in: its values may be tensors, or not."""
+    return ("python",) if program.python_only else MODES
 
 
 def run_mode(mode, fn, source, inputs, expected, seconds=3.0):

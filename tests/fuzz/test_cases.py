@@ -1,4 +1,5 @@
-"""Every minimized fuzz case (tests/fuzz/cases/*.py) gives Python's answers in every mode.
+"""Every minimized fuzz case (tests/fuzz/cases/*.py) gives Python's answers in every mode
+(those of its `modes:` line, if it has one).
 
 A mode passes when it matches the plain-Python oracle or stops with a documented
 rejection (rejections.py). A case whose header has an `xfail:` line is a known bug, not
@@ -18,6 +19,6 @@ def _params():
 
 @pytest.mark.parametrize("case", list(_params()))
 def test_case_matches_python(case):
-    report = runner.run(case.source, case.inputs, path=str(case.path))
+    report = runner.run(case.source, case.inputs, case.modes, path=str(case.path))
     failures = report.failures()
     assert not failures, "\n".join(f"{r.mode}: {r.outcome}: {r.detail}" for r in failures)

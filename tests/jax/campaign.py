@@ -4,7 +4,9 @@ Run: `python -m tests.jax.campaign --seed S --count N [--autodiff]`. Each progra
 generator) counts as a match (Python's answers on every input), a documented rejection
 (`DOCUMENTED`: a Python list whose length would depend on traced data, docs/jax.md), a
 wrong answer or a crash (any other error); wrong answers and crashes are printed with the
-program's seed to reproduce. CI runs a few of them (test_jax_fuzz.py).
+program's seed to reproduce. A program on values no tensor can be (real-code strings,
+dicts...: `Program.python_only`) is not run here, and counts as `python_only`. CI runs a
+few of them (test_jax_fuzz.py).
 """
 
 import argparse
@@ -41,7 +43,10 @@ def jax_answers(fn, inputs, autodiff=False):
 
 
 def outcome(program, autodiff=False):
-    """('match' | 'rejected' | 'wrong' | 'crash', detail) of one generated program."""
+    """('match' | 'rejected' | 'wrong' | 'crash' | 'python_only', detail) of one
+    generated program."""
+    if program.python_only:
+        return "python_only", "its values cannot be arrays"
     fn = runner.load(program.source)
     expected = runner.oracle(fn, program.inputs)
     try:
@@ -74,7 +79,7 @@ def main(argv=None):
             print(f"{kind.upper()} seed {args.seed + index}: {detail}\n{program.source}")
     print(f"JAX FUZZ {counts['match']}/{args.count} wrong={counts['wrong']} "
           f"crash={counts['crash']} rejected={counts['rejected']} "
-          f"invalid={counts['invalid']}")
+          f"invalid={counts['invalid']} python_only={counts['python_only']}")
 
 
 if __name__ == "__main__":

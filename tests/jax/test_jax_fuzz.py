@@ -16,4 +16,5 @@ SEED, COUNT = 400_000, 40
 def test_generated_program_under_jax_jit(index):
     program = generate(SEED, index)
     kind, detail = outcome(program)
-    assert kind in ("match", "rejected"), f"seed {SEED + index}: {detail}\n{program.source}"
+    assert kind in ("match", "rejected", "python_only"), (
+        f"seed {SEED + index}: {detail}\n{program.source}")
