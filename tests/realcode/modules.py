@@ -7,7 +7,9 @@ them. Every source is pure Python and can be shadowed: the runner drops it (and 
 submodules) from `sys.modules` before importing the test module, so the test imports
 the copy. Core modules that the interpreter, unittest or autograph_py itself lean on
 (os, re, functools, collections, enum, typing, abc, inspect, ...) are left out: a
-second copy of them next to the real one tests nothing but the copy's identity.
+second copy of them next to the real one tests nothing but the copy's identity. Frozen
+modules (ntpath, posixpath, runpy, ...) cannot be shadowed at all: the frozen importer
+comes before `sys.path`; the runner reports a module loaded from elsewhere.
 
 `CI` is the small budget that `test_realcode.py` runs on every test run: modules whose
 tests take a few seconds converted, chosen to cover single files and packages, classes,
@@ -39,11 +41,13 @@ MODULES = [Module(*entry) if isinstance(entry, tuple) else Module(entry, f"test.
     "zipfile", "tarfile", "gzip", "zipapp", "filecmp", "fileinput", "cmd", "codeop",
     "graphlib", "queue", "sched", "secrets", "stringprep", "symtable", "tabnanny",
     "timeit", "uuid", "wave", "xdrlib", "sndhdr", "imghdr", "aifc", "sunau", "cgi",
-    "mailcap", "pyclbr", "py_compile", "compileall", "modulefinder", "ntpath",
-    "pathlib", "operator", "hmac", "shelve", "copy", "random", "pstats", "chunk",
+    "mailcap", "pyclbr", "py_compile", "compileall", "modulefinder",
+    "pathlib", "operator", "hmac", "shelve", "copy", "random", "pstats", "locale",
     "crypt", "pipes", "keyword", "tokenize", "trace", "bdb", "linecache",
     "rlcompleter", "cgitb", "webbrowser", "smtplib", "poplib", "nntplib", "telnetlib",
     "ftplib", "imaplib", "selectors", "getpass", "pty", "dataclasses", "pickle",
+    "smtpd", "asynchat", "asyncore",
+    ("ast", "test.test_unparse"),
     ("code", "test.test_code_module"),
     ("decimal", "test.test_decimal", ("decimal", "_pydecimal")),
     ("datetime", "test.test_datetime", ("datetime", "_strptime")),
@@ -63,6 +67,8 @@ MODULES = [Module(*entry) if isinstance(entry, tuple) else Module(entry, f"test.
     ("dbm.dumb", "test.test_dbm_dumb", ("dbm",)),
     ("lib2to3", "test.test_lib2to3", ("lib2to3",)),
     ("xmlrpc", "test.test_xmlrpc", ("xmlrpc",)),
+    ("sqlite3", "test.test_sqlite3", ("sqlite3",)),
+    ("urllib.request", "test.test_urllib2", ("urllib",)),
 ]]
 
 BY_NAME = {m.name: m for m in MODULES}

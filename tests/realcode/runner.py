@@ -14,7 +14,7 @@ harness's timeout still reports what finished:
 - `{"shadow": {module: file}}` once the test module is imported: where each module of
   ROOT was loaded from (a module loaded from elsewhere means the copy was not tested);
 - `{"id": test_id, "status": "pass"|"fail"|"error"|"skip"|"xfail"|"xpass", "error":
-  last line of the first traceback, "where": innermost file:line}` per test.
+  first line of the first error message, "where": innermost file:line}` per test.
 """
 
 import json
@@ -57,7 +57,8 @@ def main(root, test_name, outfile):
     import autograph_py  # noqa: F401  (converted code imports it: load it from here)
     import autograph_py.operators  # noqa: F401
 
-    root = os.path.abspath(root)
+    global _ROOT
+    root = _ROOT = os.path.abspath(root)
     names = shadow(root)
     out = open(outfile, "w", buffering=1)
     try:
@@ -65,7 +66,7 @@ def main(root, test_name, outfile):
     except BaseException as e:  # the test module does not even import: one error
         _write(out, {"shadow": where_loaded(names)})
         _write(out, {"id": f"{test_name} (import)", "status": "error",
-                     "error": _last_line(e), "where": _where(e.__traceback__)})
+                     "error": _first_line(e), "where": _where(e.__traceback__)})
         return
     _write(out, {"shadow": where_loaded(names)})
     result = _StreamingResult(out)
@@ -111,7 +112,7 @@ class _StreamingResult(unittest.TestResult):
         if self.RANK.index(status) >= self.RANK.index(record["status"]):
             record["status"] = status
             if err is not None and record["error"] is None:
-                record["error"] = _last_line(err[1])
+                record["error"] = _first_line(err[1])
                 record["where"] = _where(err[2])
         if not started:  # setUpClass/setUpModule errors: no startTest, no stopTest
             _write(self.out, {"id": test.id(), **self.current.pop(test.id())})
@@ -137,15 +138,23 @@ class _StreamingResult(unittest.TestResult):
             self._set(test, "fail" if failure else "error", err)
 
 
-def _last_line(error):
-    lines = traceback.format_exception_only(type(error), error)
-    text = "".join(lines).strip().splitlines()
-    return text[-1][:300] if text else type(error).__name__
+def _first_line(error):
+    """`Type: message`, its first line (a failed assertEqual's diff follows it)."""
+    lines = "".join(traceback.format_exception_only(type(error), error)).splitlines()
+    heading = [line for line in lines if line.startswith(type(error).__qualname__)
+               or line.startswith(f"{type(error).__module__}.")]
+    return (heading or lines or [type(error).__name__])[0][:300]
 
 
 def _where(tb):
+    """The innermost frame in the copied modules (the line of the module that failed),
+    else the innermost frame."""
     frames = traceback.extract_tb(tb) if tb is not None else []
-    return f"{frames[-1].filename}:{frames[-1].lineno}" if frames else None
+    ours = [f for f in frames if _ROOT and f.filename.startswith(_ROOT)] or frames
+    return f"{ours[-1].filename}:{ours[-1].lineno}" if ours else None
+
+
+_ROOT = None
 
 
 if __name__ == "__main__":
