@@ -65,6 +65,8 @@ def report_line(result):
         parts.append(f"[baseline: {result.base.problem}]")
     if result.invalid:
         parts.append(f"invalid={len(result.invalid)}")
+    if result.unconverted:
+        parts.append(f"files_with_problems={len(result.unconverted)}")
     parts.append(f"({result.seconds:.0f}s)")
     return " ".join(parts)
 
@@ -73,6 +75,9 @@ def details(result):
     lines = []
     for path, error in result.invalid.items():
         lines.append(f"    invalid: {path}: {error}")
+    for messages in result.unconverted.values():
+        for message in messages:
+            lines.append(f"    convert: {message}")
     seen = {}
     for setting in result.converted:
         for test, outcome in result.newly_failing(setting).items():

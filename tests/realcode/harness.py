@@ -56,6 +56,13 @@ class Result:
         return {path: r["invalid"] for path, r in self.conversion.items() if r["invalid"]}
 
     @property
+    def unconverted(self):
+        """Files `autograph convert` reported problems for (status 1: something left as
+        written, and why), with its messages; notes alone (status 0) are not problems."""
+        return {path: [m for m in r["messages"].splitlines() if "note:" not in m]
+                for path, r in self.conversion.items() if r["status"] != 0}
+
+    @property
     def baseline_passing(self):
         return {t for t, o in self.base.outcomes.items() if o["status"] in PASSING}
 
