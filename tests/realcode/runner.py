@@ -62,7 +62,7 @@ def main(root, test_name, outfile):
     names = shadow(root)
     out = open(outfile, "w", buffering=1)
     try:
-        suite = unittest.defaultTestLoader.loadTestsFromName(test_name)
+        suite = unittest.TestLoader().loadTestsFromName(test_name)
     except BaseException as e:  # the test module does not even import: one error
         _write(out, {"shadow": where_loaded(names)})
         _write(out, {"id": f"{test_name} (import)", "status": "error",
