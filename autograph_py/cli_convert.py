@@ -46,7 +46,12 @@ from autograph_py.cli_skipped import left_as_written
 from autograph_py.cli_source import newline_of, split_lines
 from autograph_py.cli_valid import assemble_valid, compile_error
 from autograph_py.converters import naming, parser, pipeline
-from autograph_py.converters.dispatching_pair import as_written_name, dispatch_decorator
+from autograph_py.converters.dispatching_pair import (
+    handover_index,
+    handover_line,
+    twin_decorator,
+    twin_name,
+)
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
 from autograph_py.converters.module_functions import module_functions
@@ -209,21 +214,40 @@ def _undecorated(node):
 
 def dispatching_pair(old, converted_text, text_lines, indent, newline):
     """The text replacing the definition `old`: the statements of
-    `converters.dispatching_pair`, with the user's text for the copy as written (its
-    lines, less the decorators) and for the decorators; `converted_text` is the
-    conversion rendered without its decorators."""
-    as_written = [line + newline for line in text_lines[old.lineno - 1:old.end_lineno]]
-    name = as_written_name(old)
-    if name != old.name:
-        as_written[0] = re.sub(rf"\bdef(\s+){old.name}\b", rf"def\g<1>{name}", as_written[0],
-                               count=1)
+    `converters.dispatching_pair`, with the user's text for the function as written (its
+    lines and decorators, the hand-over line added) and `converted_text`, the conversion
+    rendered without its decorators, under the twin's name."""
+    twin = twin_name(old)
+    converted_text = re.sub(rf"\bdef(\s+){old.name}\b", rf"def\g<1>{twin}", converted_text,
+                            count=1)
     decorators = [line + newline for line in text_lines[first_line(old) - 1:old.lineno - 1]]
     gap = newline * (1 if indent else 2)
-    pair = [*as_written, gap, *decorators, f"{indent}@{dispatch_decorator(name)}{newline}",
-            converted_text]
-    if name != old.name:
-        pair.append(f"{indent}del {name}{newline}")
-    return "".join(pair)
+    return "".join([converted_text, gap, *decorators,
+                    f"{indent}@{twin_decorator(old, naming.MODULE_OPERATORS)}{newline}",
+                    *_with_handover(old, text_lines, indent, newline),
+                    f"{indent}del {twin}{newline}"])
+
+
+def _with_handover(old, text_lines, indent, newline):
+    """The lines of `old` from its `def`, the hand-over line added before the first
+    statement after the docstring: on a line of its own at the body's indentation, or,
+    when that statement shares its line (`def f(x): return x`, `"doc"; return x`), with
+    the line split before it."""
+    lines = text_lines[old.lineno - 1:old.end_lineno]
+    target = old.body[handover_index(old)]
+    at = target.lineno - old.lineno
+    line = lines[at]
+    handover = handover_line(old, naming.MODULE_OPERATORS)
+    # col_offset counts UTF-8 bytes.
+    start = len(line.encode("utf-8")[:target.col_offset].decode("utf-8", "replace"))
+    head = line[:start]
+    if head.strip():
+        body_indent = (indent + ("\t" if "\t" in indent else "    ") if at == 0
+                       else re.match(r"[ \t]*", line).group())
+        lines[at:at + 1] = [head.rstrip(), body_indent + handover, body_indent + line[start:]]
+    else:
+        lines[at:at] = [head + handover]
+    return [line + newline for line in lines]
 
 
 def _import_edit(module, lines, newline):

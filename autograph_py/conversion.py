@@ -39,6 +39,7 @@ import gast
 from autograph_py import error_rewriting, fast_path, library_paths, loader, user_stack
 from autograph_py.conversion_cache import ConversionCache
 from autograph_py.converters import naming, parser, pipeline, private_names
+from autograph_py.converters.dispatching_pair import TWIN_SUFFIX
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
 from autograph_py.runtime import context, nest
@@ -47,8 +48,9 @@ from autograph_py.runtime.ops.core import identity
 from autograph_py.runtime.tensor import SymbolicTensor
 
 _cache = ConversionCache()
-_DISPATCH_LINE = re.compile(
-    rf"^[ \t]*@{naming.MODULE_OPERATORS}\.converted_from\(\w*\)[ \t]*\r?\n", re.M)
+# The conversion in a module `autograph convert` wrote is defined as `<name>__converted`.
+_TWIN_DEF = re.compile(rf"\bdef(\s+)(\w+){TWIN_SUFFIX}\b")
+
 # The standard `warnings.warn` (a replacement someone installs later is called as it is).
 _WARN = warnings.warn
 _RUNS_AS_PYTHON = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
@@ -88,8 +90,8 @@ def bind_operators(module):
 def is_converted(fn):
     """True for converted functions: ours, or those of a module `autograph convert` wrote
     (their globals hold `_ag__`, bound to the operators module) or one holding `to_code`'s
-    output (which reads them as `ag__`), except the copies as written that the module
-    keeps for the fast path."""
+    output (which reads them as `ag__`), except the functions nested in the functions as
+    written that the module keeps for the fast path (`fast_path.is_as_written`)."""
     if getattr(fn, "__ag_converted__", False):
         return True
     module = getattr(fn, "__globals__", {})
@@ -188,8 +190,8 @@ def to_code(fn, recursive=True):
         raise TypeError("to_code() needs a Python function or method")
     if is_converted(fn) and not getattr(fn, "__ag_converted__", False):
         # From a module `autograph convert` wrote: its source already is converted code
-        # (less the line that makes it dispatch, which `to_graph`'s code has not either).
-        return _DISPATCH_LINE.sub("", textwrap.dedent(inspect.getsource(fn)))
+        # (under the twin's name, which `to_graph`'s code has not).
+        return _TWIN_DEF.sub(r"def\1\2", textwrap.dedent(inspect.getsource(fn)), count=1)
     return _factory(fn, recursive)[1]
 
 

@@ -22,12 +22,17 @@ Contract:
   flag, `jax` not imported (else a probe of its current trace), and one set lookup per
   argument's type (`backends.PLAIN`, filled here with the types found plain); only a
   call that fails it pays for `stages`.
-- `converted_from(original)` is `dispatch` as the decorator `autograph convert` writes
-  on a converted function, below the user's decorators (which therefore apply once, to
-  the dispatching function); `to_code` of the result prints the converted source. The
-  functions as written (and those nested in them: `is_as_written(code)`) are the user's
-  functions, though their globals hold `ag__`: `converted_call` converts them when they
-  meet a staging call (a closure made on the fast path, called later in a graph).
+- `converted_twin(conversion)` is the decorator `autograph convert` writes on each
+  function as written (below the user's decorators; converters/dispatching_pair.py): it
+  records `conversion` as the function's twin and returns the function unchanged, whose
+  added first line `if _ag__.stages(args...): return _ag__.call_converted(args...)`
+  (`stages_call`, `call_converted`) hands a staging call over. A call that stages nothing
+  runs with no frame of ours around it: warnings' stack levels, tracebacks, debuggers,
+  profilers and the recursion limit see the code as written. `to_code` of the function
+  prints its twin. The functions nested in the functions as written (`is_as_written(code)`)
+  are the user's functions, though their globals hold the operators: `converted_call`
+  converts them when they meet a staging call (a closure made on the fast path, called
+  later in a graph).
 
 Not seen: a symbolic tensor reached only through a closure, a global or a container
 argument while no graph is being built (inside `with graph.as_default()` everything is
@@ -90,7 +95,7 @@ def _converted_for_any(values):
 # parameters (defaults come from its `__defaults__`), `{plain}` one test per parameter.
 _TEMPLATE = '''
 def make(ag__original, ag__converted, ag__stages, ag__plain, ag__building,
-         ag__config, ag__modules, ag__jax_tracing):
+         ag__config, ag__modules, ag__jax_tracing, ag__type=type, ag__map=map):
     def dispatch({params}):
         if (ag__building[0] or not ag__config._fast_path
                 or "jax" in ag__modules and ag__jax_tracing[0](){plain}):
@@ -125,16 +130,18 @@ def _signature_parts(code):
         params.append("*")
     params += keyword_only
     call += [f"{name}={name}" for name in keyword_only]
-    plain = "".join(f" or type({name}) not in ag__plain"
+    # The builtins the template calls go by reserved names: a parameter may be called
+    # `type` or `map` (`def __exit__(self, type, value, traceback)`).
+    plain = "".join(f" or ag__type({name}) not in ag__plain"
                     for name in positional + list(keyword_only))
     values = [*positional, *keyword_only]
     if star:
-        plain += f" or not ag__plain.issuperset(map(type, {star}))"
+        plain += f" or not ag__plain.issuperset(ag__map(ag__type, {star}))"
         values.append(f"*{star}")
     if stars:
         params.append(f"**{stars}")
         call.append(f"**{stars}")
-        plain += f" or not ag__plain.issuperset(map(type, {stars}.values()))"
+        plain += f" or not ag__plain.issuperset(ag__map(ag__type, {stars}.values()))"
         values.append(f"*{stars}.values()")
     return ", ".join(params), plain, "".join(v + ", " for v in values), ", ".join(call)
 
@@ -180,10 +187,12 @@ def dispatch(original, converted):
     return dispatching
 
 
-# The code of the functions as written that `converted_from` dispatches to, and of the
-# functions and lambdas nested in them: functions made from these codes are the user's
-# as written, though their globals are those of a converted module.
+# The code of the functions as written in a converted module (`converted_twin`), and of
+# the functions and lambdas nested in them: functions made from these codes are the
+# user's as written, though their globals are those of a converted module.
 _as_written_codes = set()
+# The code of each function as written in a converted module -> its conversion.
+_twins = {}
 
 
 def is_as_written(code):
@@ -197,17 +206,40 @@ def _nested_codes(code):
             yield from _nested_codes(const)
 
 
-def converted_from(original):
-    """The decorator `autograph convert` puts on the converted copy of `original`."""
-    def decorate(converted):
-        if original.__name__ != converted.__name__:  # defined as `name__as_written`
-            original.__code__ = original.__code__.replace(
-                co_name=converted.__code__.co_name, co_qualname=converted.__code__.co_qualname)
-            original.__name__, original.__qualname__ = (converted.__name__,
-                                                        converted.__qualname__)
-        _as_written_codes.update(_nested_codes(original.__code__))
-        dispatching = dispatch(original, converted)
-        dispatching.__ag_converted_source__ = converted
-        return dispatching
+def converted_twin(conversion):
+    """The decorator `autograph convert` writes on a function as written (below the user's
+    decorators): it records `conversion` as the function's converted twin and returns the
+    function itself, unchanged but for being marked converted. The function's first line
+    (`if ag__.stages(...): return ag__.call_converted(...)`) hands a staging call over, so
+    a call that stages nothing runs with no frame of ours around it (warnings' stack
+    levels, tracebacks, debuggers and the recursion limit see the code as written)."""
+    def register(original):
+        code = original.__code__
+        conversion.__code__ = conversion.__code__.replace(co_name=code.co_name,
+                                                          co_qualname=code.co_qualname)
+        conversion.__name__, conversion.__qualname__ = original.__name__, original.__qualname__
+        _twins[code] = conversion
+        _as_written_codes.update(_nested_codes(code))
+        original.__ag_converted__ = True
+        original.__ag_converted_source__ = conversion
+        return original
 
-    return decorate
+    return register
+
+
+def stages_call(*values):
+    """`stages(values)` as the first line of a function as written calls it: the cheap
+    first test inline, the full one only when it fails."""
+    if not (graphs_being_built[0] or not config._fast_path or "jax" in sys.modules):
+        for value in values:
+            if type(value) not in PLAIN:
+                break
+        else:
+            return False
+    return stages(values)
+
+
+def call_converted(*args, **kwargs):
+    """Call the converted twin of the function as written whose first line calls this,
+    with the arguments that function received."""
+    return _twins[sys._getframe(1).f_code](*args, **kwargs)

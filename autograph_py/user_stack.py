@@ -2,7 +2,8 @@
 
 Converted code runs in more frames than the original: autograph_py's own
 (`converted_call`, the operators, `to_graph`'s wrapper, tracing, the fast path's
-dispatching functions) and the closures conversion generated (`if_body`, `loop_body`,
+dispatching functions and hand-over, with the function as written that hands over)
+and the closures conversion generated (`if_body`, `loop_body`,
 the operands of `and`/`or`, ...), which run the statements of the function they were
 generated in. `user_frames(frame)` yields, innermost first from `frame`, one frame per
 frame the original program would have: our own frames skipped, and a generated closure
@@ -33,6 +34,9 @@ from autograph_py import fast_path, library_paths, source_map
 # Generator, coroutine, iterable coroutine, async generator: never a generated closure.
 _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | (
     inspect.CO_ITERABLE_COROUTINE | inspect.CO_ASYNC_GENERATOR)
+
+
+_HANDOVER = fast_path.call_converted.__code__
 
 
 def _is_own(frame):
@@ -71,7 +75,12 @@ def user_frames(frame):
     """The frames the code as written has, innermost first, from `frame` outwards."""
     while frame is not None:
         if _is_own(frame):
+            handing_over = frame.f_code is _HANDOVER
             frame = frame.f_back
+            if handing_over and frame is not None:
+                # The function as written in a converted module, handing its call over to
+                # its conversion (`fast_path.call_converted`): the same call as the one below.
+                frame = frame.f_back
             continue
         yield frame
         frame = _caller_of_function(frame)

@@ -269,3 +269,16 @@ def test_is_marked_converted():
 def test_functools_partial_of_the_dispatching_function():
     code, value = functools.partial(CONVERTED, scale=10)(2)
     assert as_written(code) and value == 20
+
+
+def test_parameters_named_like_the_builtins_the_dispatch_calls():
+    """Real code names parameters `type` (`__exit__(self, type, value, traceback)`): the
+    dispatching function must not call the caller's argument (realcode triage FP1)."""
+    def f(x, type=None, map=None, *rest, **options):
+        if x > 0:
+            return (x, type, map, rest, options)
+        return None
+
+    converted = ag.to_graph(f)
+    assert converted(1) == f(1) == (1, None, None, (), {})
+    assert converted(2, "t", "m", 3, k=4) == f(2, "t", "m", 3, k=4)

@@ -85,24 +85,31 @@ def decorated_modules(tmp_path_factory):
 
 
 def conversions_only(text):
-    """The output `text` without the copies as written that the fast path runs: each
-    function's conversion, under the user's decorators, in the function's place (the
-    output of `autograph convert` before the fast path; tests of its text read this)."""
+    """The output `text` without the functions as written that the fast path runs: each
+    function's conversion, under the user's decorators and the function's name, in the
+    function's place (the output of `autograph convert` before the fast path; tests of
+    its text read this)."""
     tree = ast.parse(text)
     lines = text.splitlines(keepends=True)
-    drop = set()
+    replace = {}  # line number -> its new text ("" drops it)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if not isinstance(body, list):
             continue
-        for as_written, converted in zip(body, body[1:]):
-            if not isinstance(converted, ast.FunctionDef):
+        for twin, as_written, deletion in zip(body, body[1:], body[2:]):
+            marks = [d for d in getattr(as_written, "decorator_list", [])
+                     if ast.unparse(d) == f"_ag__.converted_twin({twin.name})"]
+            if not marks:
                 continue
-            for decorator in converted.decorator_list:
-                if ast.unparse(decorator) == f"_ag__.converted_from({as_written.name})":
-                    drop.update(range(as_written.lineno, first_decorator_line(converted)))
-                    drop.add(decorator.lineno)
-    return "".join(line for number, line in enumerate(lines, 1) if number not in drop)
+            decorators = "".join(lines[first_decorator_line(as_written) - 1:marks[0].lineno - 1])
+            gap_end = first_decorator_line(as_written) - 1
+            replace[twin.lineno] = decorators + lines[twin.lineno - 1].replace(
+                f"def {twin.name}(", f"def {as_written.name}(", 1)
+            for number in range(twin.end_lineno + 1, gap_end + 1):  # blank lines between
+                replace[number] = ""
+            for number in range(gap_end + 1, deletion.end_lineno + 1):
+                replace[number] = ""
+    return "".join(replace.get(number, line) for number, line in enumerate(lines, 1))
 
 
 def first_decorator_line(node):
