@@ -20,10 +20,7 @@ from tests.realcode.modules import BY_NAME, CI
 TIMEOUT = 60
 
 # module -> why it still fails converted (a strict xfail: remove it once it passes).
-KNOWN = {
-    "graphlib": "a for-loop target rebound by an inner while (TopologicalSorter._find_cycle: "
-                "`for node in n2i: ... node = itstack[-1]()`): KeyError: Undefined('node')",
-}
+KNOWN = {}  # module -> why it still fails (a strict xfail); none today
 
 
 @pytest.fixture(scope="module")

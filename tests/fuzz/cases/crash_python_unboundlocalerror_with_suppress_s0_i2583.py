@@ -11,7 +11,6 @@
 #   is taken as always made: when the body raises before it, converted code reads the
 #   variable unbound instead of its value from before the `with` (in a converted `if` or
 #   loop body, on plain Python values).
-# xfail: an assignment in a `with` body that an exception may skip is taken as always made
 import contextlib
 
 
