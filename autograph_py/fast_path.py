@@ -191,7 +191,10 @@ def dispatch(original, converted):
 # the functions and lambdas nested in them: functions made from these codes are the
 # user's as written, though their globals are those of a converted module.
 _as_written_codes = set()
-# The code of each function as written in a converted module -> its conversion.
+# id(code of a function as written in a converted module) -> (that code, its conversion).
+# By identity: code objects compare equal by content, and a module imported twice (two
+# copies, e.g. `import_fresh_module`) has equal codes whose conversions read different
+# globals.
 _twins = {}
 
 
@@ -218,7 +221,7 @@ def converted_twin(conversion):
         conversion.__code__ = conversion.__code__.replace(co_name=code.co_name,
                                                           co_qualname=code.co_qualname)
         conversion.__name__, conversion.__qualname__ = original.__name__, original.__qualname__
-        _twins[code] = conversion
+        _twins[id(code)] = (code, conversion)
         _as_written_codes.update(_nested_codes(code))
         original.__ag_converted__ = True
         original.__ag_converted_source__ = conversion
@@ -242,4 +245,5 @@ def stages_call(*values):
 def call_converted(*args, **kwargs):
     """Call the converted twin of the function as written whose first line calls this,
     with the arguments that function received."""
-    return _twins[sys._getframe(1).f_code](*args, **kwargs)
+    _, conversion = _twins[id(sys._getframe(1).f_code)]
+    return conversion(*args, **kwargs)

@@ -97,3 +97,18 @@ def test_to_code_prints_the_conversion_without_the_dispatch(modules):
     code = ag.to_code(converted.clipped)
     assert code.startswith("def clipped(x):\n")  # as to_code prints what to_graph converts
     assert "if_stmt" in code and "stages" not in code and "__converted" not in code
+
+
+def test_a_module_imported_twice_hands_over_to_its_own_conversion(modules, monkeypatch):
+    """Two copies of one converted file (`import_fresh_module` makes them) have equal
+    code objects; each function as written must hand a staging call to the conversion of
+    its own copy, which reads that copy's globals (realcode: json's C and Python tests)."""
+    from tests.cli.conftest import import_path
+    _, converted = modules
+    first, second = converted, import_path(converted.__file__)
+    monkeypatch.setattr(config, "_fast_path", False)  # every call hands over
+    second.REGISTERED.append("only in the second copy")
+    assert first.clipped(30) == second.clipped(30) == 10
+    assert first.register(first.clipped) is first.clipped
+    assert first.REGISTERED == ["clipped", "clipped"]
+    assert second.REGISTERED == ["clipped", "only in the second copy"]
