@@ -23,11 +23,15 @@ def bound_before_use(source):
     f = next(node for node in tree.body if getattr(node, "name", None) == "f")
     params = {arg.arg for arg in f.args.args}
     # A name bound nowhere (not in f, the module or builtins) is never bound: a local.
-    known = _module_names(tree) | set(dir(builtins))
+    known = _module_names(tree) | set(dir(builtins)) | _MODULE_DUNDERS
     unknown = {node.id for node in ast.walk(f) if isinstance(node, ast.Name)} - known
     declared_global = {name for node in _walk_outside_scopes(f) if isinstance(node, ast.Global)
                        for name in node.names}
     return _block(f.body, params, (_locals(f) | params | unknown) - declared_global)
+
+
+# Globals every module has without binding them (the warnings family reads __file__).
+_MODULE_DUNDERS = {"__file__", "__name__", "__doc__", "__spec__", "__loader__", "__package__"}
 
 
 def _module_names(tree):
