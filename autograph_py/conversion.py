@@ -89,7 +89,7 @@ def bind_operators(module):
 
 def is_converted(fn):
     """True for converted functions: ours, or those of a module `autograph convert` wrote
-    (their globals hold `_ag__`, bound to the operators module) or one holding `to_code`'s
+    (their globals hold `__ag__`, bound to the operators module) or one holding `to_code`'s
     output (which reads them as `ag__`), except the functions nested in the functions as
     written that the module keeps for the fast path (`fast_path.is_as_written`)."""
     if getattr(fn, "__ag_converted__", False):

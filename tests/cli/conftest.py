@@ -98,7 +98,7 @@ def conversions_only(text):
             continue
         for twin, as_written, deletion in zip(body, body[1:], body[2:]):
             marks = [d for d in getattr(as_written, "decorator_list", [])
-                     if ast.unparse(d) == f"_ag__.converted_twin({twin.name})"]
+                     if ast.unparse(d) == f"__ag__.converted_twin({twin.name})"]
             if not marks:
                 continue
             decorators = "".join(lines[first_decorator_line(as_written) - 1:marks[0].lineno - 1])

@@ -2,7 +2,7 @@
 conversion, and runs the one as written where a call stages nothing (the fast path): the
 decorators apply once, to the dispatching function; methods, `super()`, properties with
 setters, static and class methods, `functools.singledispatch` and closures work on both
-paths. Which path ran is counted at `_ag__.if_stmt` (every function here has an `if`)."""
+paths. Which path ran is counted at `__ag__.if_stmt` (every function here has an `if`)."""
 
 import inspect
 

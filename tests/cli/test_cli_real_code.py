@@ -88,6 +88,8 @@ def test_star_import_does_not_export_the_operators(modules):
     expected = {}
     exec(f"from {original.__name__} import *", expected)
     assert imported.keys() == expected.keys()
-    # The one name the converted module adds: private, bound to the operators.
-    added = {n for n in dir(converted) if not n.startswith("__")} - set(dir(original))
-    assert added == {"_ag__"}
+    # The one name the converted module adds: a dunder, bound to the operators, so code
+    # that lists a module's names but its dunders (CPython's test_operator) meets none.
+    assert "__ag__" in vars(converted) and "__ag__" not in vars(original)
+    assert ({n for n in vars(converted) if not n.startswith("__")}
+            == {n for n in vars(original) if not n.startswith("__")})
