@@ -46,7 +46,7 @@ import inspect
 import sys
 import types
 
-from autograph_py import config
+from autograph_py import config, frame_names
 from autograph_py.runtime.context import graphs_being_built
 from autograph_py.runtime.context import state as _thread_state
 from autograph_py.runtime.operators.backends import PLAIN, backend_for, never_claims
@@ -218,8 +218,7 @@ def converted_twin(conversion):
     levels, tracebacks, debuggers and the recursion limit see the code as written)."""
     def register(original):
         code = original.__code__
-        conversion.__code__ = conversion.__code__.replace(co_name=code.co_name,
-                                                          co_qualname=code.co_qualname)
+        conversion.__code__ = frame_names.as_the_users(conversion.__code__, code)
         conversion.__name__, conversion.__qualname__ = original.__name__, original.__qualname__
         _twins[id(code)] = (code, conversion)
         _as_written_codes.update(_nested_codes(code))
