@@ -215,13 +215,22 @@ def converted_twin(conversion):
     function itself, unchanged but for being marked converted. The function's first line
     (`if ag__.stages(...): return ag__.conversion()(...)`) hands a staging call over, so
     a call that stages nothing runs with no frame of ours around it (warnings' stack
-    levels, tracebacks, debuggers and the recursion limit see the code as written)."""
+    levels, tracebacks, debuggers and the recursion limit see the code as written).
+    With the fast path off when the module is imported, it returns the conversion: the
+    module's function is its conversion (turning the fast path on later does not change
+    that module)."""
     def register(original):
         code = original.__code__
         conversion.__code__ = frame_names.as_the_users(conversion.__code__, code)
         conversion.__name__, conversion.__qualname__ = original.__name__, original.__qualname__
         _twins[id(code)] = (code, conversion)
         _as_written_codes.update(_nested_codes(code))
+        if not config._fast_path:
+            # Off in this process when the module is imported (AUTOGRAPH_FAST_PATH=0): no
+            # call would run as written, so the module binds the conversion itself, and
+            # no frame of the function as written comes before each call's.
+            conversion.__doc__ = original.__doc__
+            return conversion
         original.__ag_converted__ = True
         original.__ag_converted_source__ = conversion
         return original

@@ -13,7 +13,6 @@ nested code whose name no code nested in `original` has (so a generated `lambda`
 `<lambda>` when the user's function has a lambda of its own).
 """
 
-import functools
 import inspect
 import types
 
@@ -31,7 +30,6 @@ def _nested_names(code):
     return names
 
 
-@functools.lru_cache(maxsize=4096)
 def as_the_users(conversion, original):
     top = conversion.replace(co_name=original.co_name, co_qualname=original.co_qualname)
     return _renamed(top, _nested_names(original))

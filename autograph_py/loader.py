@@ -90,7 +90,9 @@ def instantiate(factory, fn, operators_module):
     freevars = fn.__code__.co_freevars
     cells = dict(zip(freevars, fn.__closure__ or ()))
     template = factory(operators_module, *([None] * len(freevars)))
-    code = frame_names.as_the_users(template.__code__, fn.__code__)
+    code = getattr(factory, "renamed_code", None)  # one factory per code of the user's
+    if code is None:
+        code = factory.renamed_code = frame_names.as_the_users(template.__code__, fn.__code__)
     closure = []
     for name in code.co_freevars:
         if name in cells:
