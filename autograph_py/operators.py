@@ -1,7 +1,8 @@
 """The module converted code calls as `ag__`: the runtime's staging operators plus
 `converted` (`ag__.converted(f)(args)`, every call), which needs the converter and so
-lives on this side of the layers, and the fast path's hand-over in modules `autograph convert` wrote: `converted_twin` (the
-decorator on a function as written), `stages` and `conversion` (its first line)."""
+lives on this side of the layers, and the fast path's hand-over in modules `autograph
+convert` wrote: `converted_twin` (the decorator on a function as written), `stages` and
+`conversion` (its first line)."""
 
 import sys as _sys
 
