@@ -2,13 +2,13 @@
 
 Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
 - `text` is parsed, never imported, compiled to bytecode or run. A syntax error, a
-  file that already uses a reserved name (`ag__`, `_ag__`), or one nested deeper than
+  file that already uses a reserved name (`ag__`, `__ag__`), or one nested deeper than
   `cli_limits.MAX_DEPTH` raises `ConversionError`.
 - Whole file (`functions` is None): `Result.output` is the file with every convertible
   function (wherever it is defined, `module_functions`: classes and compound statements
   at any depth; nested functions through their parents) replaced by its converted
   version, and
-  `from autograph_py import operators as _ag__` inserted after the module docstring and
+  `from autograph_py import operators as __ag__` inserted after the module docstring and
   the `from __future__` imports; the converted functions read the operators through
   that private name (`from module import *` does not export it), where `to_code` prints
   `ag__`. Everything else (statements, comments, blank lines,
@@ -98,7 +98,7 @@ def _convert_text(text, name, functions, jobs):
 
 
 def _reject_reserved_name(nodes, name):
-    # Converted code reaches the runtime through `_ag__` (`ag__` in functions converted
+    # Converted code reaches the runtime through `__ag__` (`ag__` in functions converted
     # alone, `to_code`'s); a
     # file that binds or reads either itself would silently call the wrong thing
     # (typically: it was converted already).

@@ -10,13 +10,18 @@ Contract:
   raised inside it carry notes with the user's file and line (`error_rewriting`). A call
   that stages nothing runs `fn` as written (`fast_path`: same result, the original's
   speed), every other call the converted code.
-- `converted_call(f, *args, **kwargs)`, called by converted code for every call, converts
+- `converted(f)`, which converted code calls for every call (`ag__.converted(f)(args)`:
+  the call itself runs in the converted code's frame), converts
   the user's own functions (and methods, callable objects, partials) on the fly, sends
   builtins that meet tensors to their overloads, and calls library code as it is:
   builtins, the standard library, installed packages, numpy, and autograph_py itself;
   `warnings.warn` counts its stack level over the frames of the code as written
   (`user_stack`).
-  A user function whose call stages nothing runs as written (`fast_path`), unconverted.
+  A user function whose call stages nothing runs as written (`fast_path`), unconverted;
+  with the fast path off, `converted(f)` is the conversion itself (bound for methods),
+  so user code calls user code with no frame of ours between (`sys._getframe(1)`,
+  tracers, `logging`'s caller). `converted_call(f, *args, **kwargs)` is the same call
+  for the runtime's own calls of user functions.
 - Generators, coroutines and async generators are called as they are, without a
   warning: they run as Python (no dataflow counterpart to a suspended frame), as the
   command line leaves them.
@@ -37,6 +42,7 @@ import warnings
 import gast
 
 from autograph_py import error_rewriting, fast_path, library_paths, loader, user_stack
+from autograph_py.config import fast_path_enabled
 from autograph_py.conversion_cache import ConversionCache
 from autograph_py.converters import naming, parser, pipeline, private_names
 from autograph_py.converters.dispatching_pair import TWIN_SUFFIX
@@ -89,7 +95,7 @@ def bind_operators(module):
 
 def is_converted(fn):
     """True for converted functions: ours, or those of a module `autograph convert` wrote
-    (their globals hold `_ag__`, bound to the operators module) or one holding `to_code`'s
+    (their globals hold `__ag__`, bound to the operators module) or one holding `to_code`'s
     output (which reads them as `ag__`), except the functions nested in the functions as
     written that the module keeps for the fast path (`fast_path.is_as_written`)."""
     if getattr(fn, "__ag_converted__", False):
@@ -246,33 +252,67 @@ def _after_side_effects(result, graph, stateful_ops):
     return nest.map_structure(guarded, result)
 
 
-def converted_call(f, /, *args, **kwargs):
-    """Call `f` the way converted code needs (see the module docstring)."""
+def converted(f, _depth=1):
+    """What converted code calls in place of `f`: `f(a, k=b)` is converted to
+    `ag__.converted(f)(a, k=b)`, so the call itself runs in the converted code's own
+    frame, as in the original (`sys._getframe(1)` in a library function such as
+    `collections.namedtuple`, tracers, profilers, debuggers and `logging`'s caller see the
+    user's frame). See the module docstring for what is converted."""
     if f is _WARN:  # its stacklevel counts the frames of the code as written
-        return user_stack.warn(sys._getframe(1), *args, **kwargs)
+        return functools.partial(user_stack.warn, sys._getframe(_depth))
     if isinstance(f, (types.BuiltinFunctionType, type)):
-        overload = py_builtins.BUILTIN_OVERLOADS.get(f)
-        if overload is not None:
-            return overload(*args, **kwargs)
-        return f(*args, **kwargs)
+        return py_builtins.BUILTIN_OVERLOADS.get(f, f)
     if isinstance(f, functools.partial):
-        return converted_call(f.func, *f.args, *args, **{**f.keywords, **kwargs})
+        inner = converted(f.func, _depth + 1)
+        return f if inner is f.func else functools.partial(inner, *f.args, **f.keywords)
     python_fn, bound_self = _unwrap_callable(f)
-    if (python_fn is None or not is_user_function(python_fn)
-            or python_fn.__code__.co_flags & _RUNS_AS_PYTHON
-            or not fast_path.stages((*args, *kwargs.values()))):
+    if python_fn is None or python_fn.__code__.co_flags & _RUNS_AS_PYTHON:
+        return f
+    conversion = fast_path.twin_of(python_fn.__code__)  # a function of a converted module
+    if conversion is None and not is_user_function(python_fn):
+        return f
+    if fast_path_enabled():
+        # Each call decides: the function as written of a converted module by its own
+        # first line, any other user function here.
+        return f if conversion is not None else functools.partial(_call_user_function, f)
+    if conversion is None:
+        conversion = _conversion_or_none(python_fn, stacklevel=_depth + 2)
+        if conversion is None:
+            return f
+    return conversion if bound_self is None else types.MethodType(conversion, bound_self)
+
+
+def _call_user_function(f, /, *args, **kwargs):
+    """Call the user's function `f` with the fast path on: as written when the call stages
+    nothing, else converted."""
+    if not fast_path.stages((*args, *kwargs.values())):
         return f(*args, **kwargs)
-    try:
-        converted = _converted_function(python_fn)
-    except ConversionError as e:
-        warnings.warn(f"autograph_py could not convert {python_fn.__qualname__} and runs it "
-                      f"as it is: {e}", stacklevel=2)
-        python_fn.__ag_do_not_convert__ = True
+    python_fn, bound_self = _unwrap_callable(f)
+    conversion = _conversion_or_none(python_fn, stacklevel=3)
+    if conversion is None:
         return f(*args, **kwargs)
     if bound_self is not None:
-        return converted(bound_self, *args, **kwargs)
-    return converted(*args, **kwargs)
+        return conversion(bound_self, *args, **kwargs)
+    return conversion(*args, **kwargs)
 
 
-__all__ = ["to_code", "to_graph", "converted_call", "convert", "do_not_convert",
+def _conversion_or_none(python_fn, stacklevel):
+    """The conversion of `python_fn`, or None (with a warning naming the caller's line,
+    and the function marked to run as it is from now on) when it cannot be converted."""
+    try:
+        return _converted_function(python_fn)
+    except ConversionError as e:
+        warnings.warn(f"autograph_py could not convert {python_fn.__qualname__} and runs it "
+                      f"as it is: {e}", stacklevel=stacklevel)
+        python_fn.__ag_do_not_convert__ = True
+        return None
+
+
+def converted_call(f, /, *args, **kwargs):
+    """`converted(f)(*args, **kwargs)`, for the runtime's own calls of user functions (a
+    dataset's `map`)."""
+    return converted(f, 2)(*args, **kwargs)
+
+
+__all__ = ["to_code", "to_graph", "converted", "converted_call", "convert", "do_not_convert",
            "is_converted", "is_user_function"]

@@ -25,8 +25,8 @@ Contract:
 - `converted_twin(conversion)` is the decorator `autograph convert` writes on each
   function as written (below the user's decorators; converters/dispatching_pair.py): it
   records `conversion` as the function's twin and returns the function unchanged, whose
-  added first line `if _ag__.stages(args...): return _ag__.call_converted(args...)`
-  (`stages_call`, `call_converted`) hands a staging call over. A call that stages nothing
+  added first line `if __ag__.stages(args...): return __ag__.conversion()(args...)`
+  (`stages_call`, `conversion`) hands a staging call over. A call that stages nothing
   runs with no frame of ours around it: warnings' stack levels, tracebacks, debuggers,
   profilers and the recursion limit see the code as written. `to_code` of the function
   prints its twin. The functions nested in the functions as written (`is_as_written(code)`)
@@ -46,7 +46,7 @@ import inspect
 import sys
 import types
 
-from autograph_py import config
+from autograph_py import config, frame_names
 from autograph_py.runtime.context import graphs_being_built
 from autograph_py.runtime.context import state as _thread_state
 from autograph_py.runtime.operators.backends import PLAIN, backend_for, never_claims
@@ -213,16 +213,24 @@ def converted_twin(conversion):
     """The decorator `autograph convert` writes on a function as written (below the user's
     decorators): it records `conversion` as the function's converted twin and returns the
     function itself, unchanged but for being marked converted. The function's first line
-    (`if ag__.stages(...): return ag__.call_converted(...)`) hands a staging call over, so
+    (`if ag__.stages(...): return ag__.conversion()(...)`) hands a staging call over, so
     a call that stages nothing runs with no frame of ours around it (warnings' stack
-    levels, tracebacks, debuggers and the recursion limit see the code as written)."""
+    levels, tracebacks, debuggers and the recursion limit see the code as written).
+    With the fast path off when the module is imported, it returns the conversion: the
+    module's function is its conversion (turning the fast path on later does not change
+    that module)."""
     def register(original):
         code = original.__code__
-        conversion.__code__ = conversion.__code__.replace(co_name=code.co_name,
-                                                          co_qualname=code.co_qualname)
+        conversion.__code__ = frame_names.as_the_users(conversion.__code__, code)
         conversion.__name__, conversion.__qualname__ = original.__name__, original.__qualname__
         _twins[id(code)] = (code, conversion)
         _as_written_codes.update(_nested_codes(code))
+        if not config._fast_path:
+            # Off in this process when the module is imported (AUTOGRAPH_FAST_PATH=0): no
+            # call would run as written, so the module binds the conversion itself, and
+            # no frame of the function as written comes before each call's.
+            conversion.__doc__ = original.__doc__
+            return conversion
         original.__ag_converted__ = True
         original.__ag_converted_source__ = conversion
         return original
@@ -242,8 +250,15 @@ def stages_call(*values):
     return stages(values)
 
 
-def call_converted(*args, **kwargs):
-    """Call the converted twin of the function as written whose first line calls this,
-    with the arguments that function received."""
-    _, conversion = _twins[id(sys._getframe(1).f_code)]
-    return conversion(*args, **kwargs)
+def conversion():
+    """The converted twin of the function as written whose first line calls this: that
+    line then calls it with the arguments it received, from its own frame (no frame of
+    ours between the two: `sys._getframe(1)` in the conversion is the function as
+    written, as it is the caller in the original)."""
+    return _twins[id(sys._getframe(1).f_code)][1]
+
+
+def twin_of(code):
+    """The conversion of the function as written with `code`, or None."""
+    twin = _twins.get(id(code))
+    return twin[1] if twin is not None and twin[0] is code else None

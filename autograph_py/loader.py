@@ -5,7 +5,8 @@ function's definition) once, inside a factory whose parameters are `ag__` and th
 original's free variables; `instantiate(factory, fn, operators)` then builds, for each
 function object of that code, a function with the original's globals, closure cells
 (shared, so `nonlocal` writes stay visible both ways), defaults, keyword defaults, name,
-qualname, module and doc (defaults and annotations are never evaluated again: the
+qualname, module and doc, its generated closures named as the user's function
+(`frame_names`; defaults and annotations are never evaluated again: the
 factory's copy of the `def` has None in their place). The function's own name stays a
 global (or the original's cell), so recursion by name reaches what the user's module
 binds. The generated source is registered in `linecache` under a name of its own, so
@@ -21,7 +22,7 @@ import types
 
 import gast
 
-from autograph_py import source_map
+from autograph_py import frame_names, source_map
 from autograph_py.converters import naming
 from autograph_py.converters.gast_ast import gast_to_ast
 
@@ -89,7 +90,9 @@ def instantiate(factory, fn, operators_module):
     freevars = fn.__code__.co_freevars
     cells = dict(zip(freevars, fn.__closure__ or ()))
     template = factory(operators_module, *([None] * len(freevars)))
-    code = template.__code__
+    code = getattr(factory, "renamed_code", None)  # one factory per code of the user's
+    if code is None:
+        code = factory.renamed_code = frame_names.as_the_users(template.__code__, fn.__code__)
     closure = []
     for name in code.co_freevars:
         if name in cells:

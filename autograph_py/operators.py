@@ -1,14 +1,15 @@
 """The module converted code calls as `ag__`: the runtime's staging operators plus
-`converted_call`, which needs the converter and so lives on this side of the layers, and
-the fast path's hand-over in modules `autograph convert` wrote: `converted_twin` (the
-decorator on a function as written), `stages` and `call_converted` (its first line)."""
+`converted` (`ag__.converted(f)(args)`, every call), which needs the converter and so
+lives on this side of the layers, and the fast path's hand-over in modules `autograph
+convert` wrote: `converted_twin` (the decorator on a function as written), `stages` and
+`conversion` (its first line)."""
 
-import sys
+import sys as _sys
 
-from autograph_py import conversion
-from autograph_py.conversion import converted_call  # noqa: F401
-from autograph_py.fast_path import call_converted, converted_twin  # noqa: F401
+from autograph_py import conversion as _conversion
+from autograph_py.conversion import converted, converted_call  # noqa: F401
+from autograph_py.fast_path import conversion, converted_twin  # noqa: F401
 from autograph_py.fast_path import stages_call as stages  # noqa: F401
 from autograph_py.runtime.operators import *  # noqa: F401,F403
 
-conversion.bind_operators(sys.modules[__name__])
+_conversion.bind_operators(_sys.modules[__name__])

@@ -36,9 +36,6 @@ _GENERATOR_FLAGS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | (
     inspect.CO_ITERABLE_COROUTINE | inspect.CO_ASYNC_GENERATOR)
 
 
-_HANDOVER = fast_path.call_converted.__code__
-
-
 def _is_own(frame):
     filename = frame.f_code.co_filename
     return (filename.startswith(library_paths.OWN_PREFIXES)
@@ -61,13 +58,18 @@ def _outer_frame(frame):
 
 def _caller_of_function(frame):
     """The frame after `frame`'s function (generated closures merged into the function
-    they were generated in), ours and libraries' included."""
+    they were generated in), ours and libraries' included; after the function as written
+    that handed its call over to the conversion `frame` is in (`fast_path.conversion`):
+    the same call."""
     while True:
         code = frame.f_code
         outer, maybe_generated = _outer_frame(frame.f_back)
         if not (maybe_generated and outer is not None and code in outer.f_code.co_consts
                 and not code.co_flags & _GENERATOR_FLAGS):
-            return frame.f_back
+            caller = frame.f_back
+            if caller is not None and _conversion_code(caller) is code:
+                return caller.f_back
+            return caller
         frame = outer
 
 
@@ -75,15 +77,15 @@ def user_frames(frame):
     """The frames the code as written has, innermost first, from `frame` outwards."""
     while frame is not None:
         if _is_own(frame):
-            handing_over = frame.f_code is _HANDOVER
             frame = frame.f_back
-            if handing_over and frame is not None:
-                # The function as written in a converted module, handing its call over to
-                # its conversion (`fast_path.call_converted`): the same call as the one below.
-                frame = frame.f_back
             continue
         yield frame
         frame = _caller_of_function(frame)
+
+
+def _conversion_code(frame):
+    twin = fast_path.twin_of(frame.f_code)
+    return twin.__code__ if twin is not None else None
 
 
 def _is_internal(frame):

@@ -1,11 +1,15 @@
-"""Route every call through `ag__.converted_call`.
+"""Route every call through `ag__.converted`.
 
-    f(a, *args, k=b, **kw)  ->  ag__.converted_call(f, a, *args, k=b, **kw)
+    f(a, *args, k=b, **kw)  ->  ag__.converted(f)(a, *args, k=b, **kw)
+
+`ag__.converted(f)` is what to call in place of `f` (f itself, its conversion, or a
+builtin's overload: autograph_py/conversion.py), and the call runs in the converted
+function's own frame, as the original's does.
 
 After this pass every call is a call of an `ag__` operator, except calls of the
 builtins that read the frame calling them (`super()`, `globals()`, `locals()`, `vars()`,
 `dir()`, `eval`, `exec`, `breakpoint()`), which must run in the converted function's own
-frame, not in `converted_call`'s (none of them is converted or overloaded); `locals()`,
+frame (none of them is converted or overloaded); `locals()`,
 `vars()` and `dir()` become `ag__.user_locals(locals(), names)` (`ag__.local_names` for
 `dir()`), `names` the identifiers of the user's function, which leaves out what only
 conversion put in the frame, and `eval(s)`/`exec(s)` get it as their namespace. The
@@ -43,10 +47,8 @@ class CallTreeTransformer(Transformer):
             return node
         if is_operator_call(node) or name in _FRAME_READERS:
             return node
-        call = templates.replace_as_expression('ag__.converted_call(f)', f=node.func)
-        call.args += node.args
-        call.keywords = node.keywords
-        return call
+        node.func = templates.replace_as_expression('ag__.converted(f)', f=node.func)
+        return node
 
 
     def _user_locals(self, operator):

@@ -1,19 +1,19 @@
 """What a converted module holds in place of each function it converts: the conversion,
 defined first under the name `<name>__converted`, then the function as written, with
-the user's decorators on top of `@_ag__.converted_twin(<name>__converted)` and one line
+the user's decorators on top of `@__ag__.converted_twin(<name>__converted)` and one line
 added at the head of its body, then `del <name>__converted`:
 
     def clip__converted(x):
         ...the conversion...
 
     @register
-    @_ag__.converted_twin(clip__converted)
+    @__ag__.converted_twin(clip__converted)
     def clip(x):
-        if _ag__.stages(x): return _ag__.call_converted(x)
+        if __ag__.stages(x): return __ag__.conversion()(x)
         ...the body as written...
     del clip__converted
 
-(`_ag__` is the module's private alias of the operators, docs/converters.md.) A call that
+(`__ag__` is the module's private alias of the operators, docs/converters.md.) A call that
 stages nothing (autograph_py/fast_path.py) runs the function as written, in
 its own frame and no other; a staging call is handed to the conversion. The decorators
 apply once, to the function as written, under its own name, as in the original file.
@@ -46,7 +46,7 @@ def handover_index(node):
 
 
 def handover_line(node, alias=naming.MODULE_OPERATORS):
-    """`if ag__.stages(<every argument>): return ag__.call_converted(<the same call>)`."""
+    """`if ag__.stages(<every argument>): return ag__.conversion()(<the same call>)`."""
     args = node.args
     positional = [a.id for a in (*args.posonlyargs, *args.args)]
     keyword_only = [a.id for a in args.kwonlyargs]
@@ -60,7 +60,7 @@ def handover_line(node, alias=naming.MODULE_OPERATORS):
         values.append(f"*{args.kwarg.id}.values()")
         call.append(f"**{args.kwarg.id}")
     return (f"if {alias}.stages({', '.join(values)}): "
-            f"return {alias}.call_converted({', '.join(call)})")
+            f"return {alias}.conversion()({', '.join(call)})")
 
 
 def twin_decorator(node, alias=naming.MODULE_OPERATORS):

@@ -14,10 +14,12 @@ import gast
 from autograph_py.converters import traversal
 
 # The name generated code reads the operators through (the loader binds it in to_graph's
-# closures), and the one a module `autograph convert` writes binds them to: private, so
-# that `from module import *` does not export it (docs/converters.md).
+# closures), and the one a module `autograph convert` writes binds them to: a dunder, so
+# that `from module import *` does not export it, code listing a module's own names
+# (`vars(module)` but the dunders: CPython's test_operator) does not meet it, and a class
+# body does not mangle it (docs/converters.md).
 OPERATORS = 'ag__'
-MODULE_OPERATORS = '_ag__'
+MODULE_OPERATORS = '__ag__'
 RESERVED = frozenset({OPERATORS, MODULE_OPERATORS})
 
 

@@ -147,9 +147,8 @@ class _Collector(traversal.NodeVisitor):
             self.scope.read |= {QN(c.value) for c in node.args[1].elts}
         if self.calls:
             callee = node.func
-            if isinstance(callee, gast.Attribute) and callee.attr == 'converted_call' and \
-                    node.args:  # already rewritten by the call-trees converter
-                callee = node.args[0]
+            if _is_converted_callee(callee):  # already rewritten by the call-trees converter
+                callee = callee.args[0]
             effects = self.calls.get(callee.id) if isinstance(callee, gast.Name) else None
             if effects is not None:
                 self.scope.read |= effects.reads
@@ -493,7 +492,7 @@ def contained_closures(function, memo=None):
     """The ids of the closures defined in `function`'s own code that run only where a
     call by name shows it: a `def` without decorators, or a lambda assigned to a name,
     whose name the function does not declare global or nonlocal, is never loaded but
-    as the callee of a call (`h(...)`, `ag__.converted_call(h, ...)`), and is not read
+    as the callee of a call (`h(...)`, `ag__.converted(h)(...)`), and is not read
     by a nested closure. Any other closure escapes: it may run anywhere."""
     key = ('contained_closures', id(function))
     if memo is not None and key in memo:
@@ -547,12 +546,15 @@ def _may_contain_closures(function):
 def _is_callee(name, parent):
     if not isinstance(parent, gast.Call):
         return False
-    if parent.func is name:
-        return True
-    func = parent.func
-    return (isinstance(func, gast.Attribute) and func.attr == 'converted_call' and
-            isinstance(func.value, gast.Name) and func.value.id == 'ag__' and
-            bool(parent.args) and parent.args[0] is name)
+    # `h(...)`, or `ag__.converted(h)` (the callee of `ag__.converted(h)(...)`).
+    return parent.func is name or (_is_converted_callee(parent) and parent.args[0] is name)
+
+
+def _is_converted_callee(node):
+    """Whether `node` is `ag__.converted(f)`, a callee call_trees wrote."""
+    return (isinstance(node, gast.Call) and isinstance(node.func, gast.Attribute)
+            and node.func.attr == 'converted' and isinstance(node.func.value, gast.Name)
+            and node.func.value.id == 'ag__' and len(node.args) == 1)
 
 
 def visible_function_effects(node, outer_calls, memo=None):

@@ -36,7 +36,7 @@ def test_dict_pop_of_an_argument(d, key):
 
 def test_a_pop_with_more_than_an_index_stays_a_method_call():
     code = ag.to_code(pop_with_default)
-    assert 'd.pop, "a", -1)' in code.replace("'", '"') and "list_pop" not in code
+    assert 'ag__.converted(d.pop)("a", -1)' in code.replace("'", '"') and "list_pop" not in code
 
 
 def test_a_lists_pop_gets_its_argument_as_written():

@@ -70,7 +70,7 @@ def calls_helper(x):
 
 def test_recursive_false_leaves_calls_as_written():
     code = ag.to_code(calls_helper, recursive=False)
-    assert "converted_call" not in code and "helper(x)" in code
+    assert "ag__.converted" not in code and "helper(x)" in code
     assert ag.to_graph(calls_helper, recursive=False)(3) == 7
     # The helper is not converted: its `if` meets a symbolic tensor as plain Python.
     with ag.Graph().as_default():

@@ -43,7 +43,7 @@ def first_over(xs, limit):
         break_, i = vars_
 
     def loop_test():
-        return ag__.and_(lambda: ag__.not_(break_), lambda: i < ag__.converted_call(len, xs), test=True)
+        return ag__.and_(lambda: ag__.not_(break_), lambda: i < ag__.converted(len)(xs), test=True)
 
     def loop_body():
         nonlocal break_, i

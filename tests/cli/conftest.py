@@ -38,13 +38,20 @@ def import_path(path):
     return module
 
 
-def convert_and_import(fixture, directory):
-    """(original module, converted module) of a fixture, converted by the command."""
+def convert_and_import(fixture, directory, as_written=False):
+    """(original module, converted module) of a fixture, converted by the command. With
+    `as_written`, the converted module is imported with the fast path on, so it keeps
+    its functions as written beside their conversions (imported with the fast path off,
+    AUTOGRAPH_FAST_PATH=0, it binds the conversions: autograph_py/fast_path.py)."""
     result = run_autograph("convert", FIXTURES / fixture)
     assert result.returncode == 0, result.stderr
     converted = pathlib.Path(directory) / f"converted_{fixture}"
     converted.write_text(result.stdout, encoding="utf-8")
-    return import_path(FIXTURES / fixture), import_path(converted)
+    previous = config.set_fast_path(True) if as_written else config.fast_path_enabled()
+    try:
+        return import_path(FIXTURES / fixture), import_path(converted)
+    finally:
+        config.set_fast_path(previous)
 
 
 def force_converted_path(monkeypatch):
@@ -81,7 +88,8 @@ def import_file():
 
 @pytest.fixture(scope="module")
 def decorated_modules(tmp_path_factory):
-    return convert_and_import("decorated.py", tmp_path_factory.mktemp("decorated"))
+    return convert_and_import("decorated.py", tmp_path_factory.mktemp("decorated"),
+                              as_written=True)
 
 
 def conversions_only(text):
@@ -98,7 +106,7 @@ def conversions_only(text):
             continue
         for twin, as_written, deletion in zip(body, body[1:], body[2:]):
             marks = [d for d in getattr(as_written, "decorator_list", [])
-                     if ast.unparse(d) == f"_ag__.converted_twin({twin.name})"]
+                     if ast.unparse(d) == f"__ag__.converted_twin({twin.name})"]
             if not marks:
                 continue
             decorators = "".join(lines[first_decorator_line(as_written) - 1:marks[0].lineno - 1])

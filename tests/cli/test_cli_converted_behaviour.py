@@ -22,7 +22,7 @@ def both(modules, name):
 
 def test_the_converted_module_starts_with_the_runtime_import(seed_modules):
     _, converted = seed_modules
-    assert converted._ag__ is ag.operators
+    assert converted.__ag__ is ag.operators
 
 
 @pytest.mark.parametrize("x", [9.0, -9.0, 0.0, 3, -2])

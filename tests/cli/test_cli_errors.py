@@ -65,7 +65,7 @@ def test_unsupported_construct_is_reported_and_the_rest_converted(run_cli, fixtu
     for name in ["count_up", "first_zero"]:
         start = original.index(f"def {name}")
         assert original[start:original.index("\n\n\n", start)] in result.stdout
-    assert "_ag__.if_stmt" in result.stdout
+    assert "__ag__.if_stmt" in result.stdout
     (tmp_path / "converted.py").write_text(result.stdout)
     converted, plain = import_file(tmp_path / "converted.py"), import_file(path)
     assert list(converted.count_up(3)) == list(plain.count_up(3))
@@ -86,7 +86,7 @@ def test_already_converted_file(run_cli, fixtures, tmp_path):
     converted = tmp_path / "converted.py"
     converted.write_text(run_cli("convert", fixtures / "seed_functions.py").stdout)
     assert_fails(run_cli("convert", converted), 1,
-                 f"{converted}:3: the name _ag__ is reserved for autograph's operators (was "
+                 f"{converted}:3: the name __ag__ is reserved for autograph's operators (was "
                  "this file converted already?)")
 
 

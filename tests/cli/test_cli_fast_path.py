@@ -2,7 +2,7 @@
 conversion, and runs the one as written where a call stages nothing (the fast path): the
 decorators apply once, to the dispatching function; methods, `super()`, properties with
 setters, static and class methods, `functools.singledispatch` and closures work on both
-paths. Which path ran is counted at `_ag__.if_stmt` (every function here has an `if`)."""
+paths. Which path ran is counted at `__ag__.if_stmt` (every function here has an `if`)."""
 
 import inspect
 
@@ -10,6 +10,7 @@ import pytest
 
 import autograph_py as ag
 from autograph_py import config
+from tests.cli.conftest import convert_and_import
 
 
 @pytest.fixture
@@ -112,3 +113,18 @@ def test_a_module_imported_twice_hands_over_to_its_own_conversion(modules, monke
     assert first.register(first.clipped) is first.clipped
     assert first.REGISTERED == ["clipped", "clipped"]
     assert second.REGISTERED == ["clipped", "only in the second copy"]
+
+
+def test_imported_with_the_fast_path_off_the_module_binds_its_conversions(tmp_path):
+    # AUTOGRAPH_FAST_PATH=0 when the module is imported: no call would run as written,
+    # so no frame of the function as written comes before its conversion's.
+    previous = config.set_fast_path(False)
+    try:
+        original, converted = convert_and_import("decorated.py", tmp_path)
+        assert _calls(converted) == _calls(original)
+    finally:
+        config.set_fast_path(previous)
+    assert "stages" not in inspect.getsource(converted.clipped)  # the conversion itself
+    assert converted.clipped.__name__ == "clipped" and converted.REGISTERED == ["clipped"]
+    code = ag.to_code(converted.clipped)
+    assert "def clipped(" in code and "__converted" not in code

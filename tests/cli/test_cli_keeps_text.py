@@ -15,7 +15,7 @@ import pytest
 import autograph_py as ag
 from tests.cli.conftest import FIXTURES, conversions_only, convert_and_import
 
-IMPORT = "from autograph_py import operators as _ag__"
+IMPORT = "from autograph_py import operators as __ag__"
 
 
 @pytest.fixture(scope="module")
@@ -42,11 +42,11 @@ def test_the_copies_as_written_are_the_users_text(output):
                                  if node.decorator_list else [])
             # The one line added: the hand-over of a staging call to the conversion.
             without_handover = HANDOVER.sub("", output)
-            assert (f"{decorators}@_ag__.converted_twin({node.name}__converted)\n{as_written}"
+            assert (f"{decorators}@__ag__.converted_twin({node.name}__converted)\n{as_written}"
                     f"del {node.name}__converted\n") in without_handover
 
 
-HANDOVER = re.compile(r"^[ \t]*if _ag__\.stages\(.*\): return _ag__\.call_converted\(.*\)\n",
+HANDOVER = re.compile(r"^[ \t]*if __ag__\.stages\(.*\): return __ag__\.conversion\(\)\(.*\)\n",
                       re.M)
 
 
@@ -97,8 +97,8 @@ def test_comments_of_converted_statements_go_with_what_they_became(converted):
     first_made = lines.index("    # before the if") + 1
     assert lines[first_made] == "    def get_state():"
     # The comment at the end of the `if` line ends the call that stages it.
-    assert _line_with(converted, "# on the if").startswith("    _ag__.if_stmt(x > limit,")
-    assert _line_with(converted, "# every item").startswith("    _ag__.for_stmt(items,")
+    assert _line_with(converted, "# on the if").startswith("    __ag__.if_stmt(x > limit,")
+    assert _line_with(converted, "# every item").startswith("    __ag__.for_stmt(items,")
     assert lines[lines.index("        # before the continue test") + 1].strip().startswith("def ")
 
 

@@ -10,7 +10,7 @@ from autograph_py.converters.transformer import ConversionContext
 
 import autograph_py as ag
 
-IMPORT = "from autograph_py import operators as _ag__"
+IMPORT = "from autograph_py import operators as __ag__"
 
 
 def converted_text(run_cli, path, *options):
@@ -48,7 +48,7 @@ def test_shebang_comments_and_untouched_code_stay_as_written(run_cli, fixtures):
                  '        """Add the positive values, scaled.\n\n        Indented docstring '
                  'lines must survive conversion unchanged.\n        """\n']:
         assert kept in out
-    assert "_ag__.while_stmt" in out and "_ag__.for_stmt" in out and "_ag__.if_exp" in out
+    assert "__ag__.while_stmt" in out and "__ag__.for_stmt" in out and "__ag__.if_exp" in out
 
 
 def test_tab_indented_classes_stay_tab_indented(run_cli, fixtures, tmp_path, import_file):
@@ -114,7 +114,7 @@ def test_function_option_takes_methods_and_keeps_do_not_convert(run_cli, fixture
     out = converted_text(run_cli, fixtures / "classes_nested.py",
                          "-f", "Accumulator.add_positive", "-f", "left_alone")
     assert out.startswith("def add_positive(self, values):\n")
-    assert "ag__.for_stmt" in out and "_ag__" not in out  # as to_code prints it
+    assert "ag__.for_stmt" in out and "__ag__" not in out  # as to_code prints it
     assert "@ag.do_not_convert\ndef left_alone(x):\n    # This comment stays" in out
 
 

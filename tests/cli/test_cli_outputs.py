@@ -8,7 +8,7 @@ import pytest
 
 from autograph_py import cli_output
 
-IMPORT = "from autograph_py import operators as _ag__"
+IMPORT = "from autograph_py import operators as __ag__"
 
 
 def test_output_file(run_cli, fixtures, tmp_path):
@@ -112,7 +112,7 @@ def test_diff(run_cli, fixtures):
     assert lines[:2] == [f"--- {path}", f"+++ {path} (converted)"]
     assert f"+{IMPORT}" in lines
     # Each function stays as written (the fast path) and its conversion is added.
-    assert "+    _ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('x',), 1)" \
+    assert "+    __ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('x',), 1)" \
         in lines
     assert not [line for line in lines[2:] if line.startswith("-")]  # nothing undecorated
     # The lines the diff shows as context are the original's, in order.

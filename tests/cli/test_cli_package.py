@@ -52,7 +52,7 @@ def test_the_tree_is_mirrored_py_files_converted_others_copied(run_cli, package,
         else:  # data files, the stub, py.typed: byte for byte
             assert target.read_bytes() == source.read_bytes()
     for module in ("core.py", "geometry/area.py", "geometry/scale.py"):
-        assert "from autograph_py import operators as _ag__" in (converted / module).read_text()
+        assert "from autograph_py import operators as __ag__" in (converted / module).read_text()
     # Nothing to convert: as written.
     assert (converted / "__init__.py").read_bytes() == (package / "__init__.py").read_bytes()
 

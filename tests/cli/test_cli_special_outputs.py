@@ -6,7 +6,7 @@ import socket
 import stat
 import threading
 
-IMPORT = "from autograph_py import operators as _ag__"
+IMPORT = "from autograph_py import operators as __ag__"
 
 
 def _expected(run_cli, source):

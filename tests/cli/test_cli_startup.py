@@ -25,7 +25,7 @@ def test_converting_a_file_needs_no_runtime(tmp_path):
     code = (f"from autograph_py.cli import main\n"
             f"assert main(['convert', {str(source)!r}, '-o', {str(tmp_path / 'out.py')!r}]) == 0")
     assert _loaded_after(code) == "[]"
-    assert "_ag__.if_stmt" in (tmp_path / "out.py").read_text()
+    assert "__ag__.if_stmt" in (tmp_path / "out.py").read_text()
 
 
 def test_the_first_name_read_loads_the_api_and_its_hooks():

@@ -110,8 +110,8 @@ def assert_stmt(test, msg_thunk, source=None):
         raise AssertionError(msg_thunk()) if msg_thunk is not None else AssertionError()
 
 
-def converted_call(f, /, *args, **kwargs):
-    return f(*args, **kwargs)
+def converted(f):
+    return f
 
 
 def list_append(target, x):

@@ -179,7 +179,7 @@ def test_calling_a_local_closure_modifies_what_it_rebinds_nonlocally():
             for _ in range(n):
                 bump()
             while n > 0:
-                ag__.converted_call(bump)
+                ag__.converted(bump)()
     ''')
     for loop in fn.body[2:]:
         body = anno.getanno(loop, anno.Static.BODY_SCOPE)

@@ -1,0 +1,71 @@
+"""A library function that reads its caller's frame sees the converted function's own
+frame, as it sees the original's (issue 24, real code): converted code calls
+`ag__.converted(f)(args)`, so the call runs in the converted function's frame, not in one
+of autograph_py's. `collections.namedtuple` takes the new class's `__module__` from its
+caller's globals (pickling needs it), `logging` names the function that logged, and
+`sys._getframe()` is the function's frame.
+"""
+
+import collections
+import logging
+import sys
+
+import pytest
+
+import autograph_py as ag
+from tests.api.modes import MODES, assert_same, run_mode
+
+
+def makes_a_record_type(x):
+    Pair = collections.namedtuple("Pair", "a b")
+    pair = Pair(x, x + 1)
+    return pair.a + pair.b, Pair.__module__
+
+
+def names_its_own_frame(x):
+    frame = sys._getframe()
+    return x * 2, frame.f_code.co_name, frame.f_globals["__name__"]
+
+
+class _Records(logging.Handler):
+    def __init__(self):
+        super().__init__()
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+_LOGGER = logging.getLogger(__name__ + ".caller_frames")
+
+
+def logs_a_message(x):
+    _LOGGER.warning("value %s", 1)
+    return x + 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("fn", [makes_a_record_type, names_its_own_frame])
+def test_the_caller_frame_is_the_functions(fn, mode):
+    assert_same(fn(3), run_mode(mode, fn, (3,)))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_logging_names_the_function_that_logged(mode):
+    handler = _Records()
+    _LOGGER.addHandler(handler)
+    try:
+        expected = logs_a_message(3)
+        assert_same(expected, run_mode(mode, logs_a_message, (3,)))
+    finally:
+        _LOGGER.removeHandler(handler)
+    first, converted = handler.records
+    # The file and line are the converted code's: to_graph compiles it as a file of its
+    # own (tracebacks map it back: error_rewriting). A module `autograph convert` wrote
+    # is the user's file (tests/cli/test_cli_real_code.py).
+    assert converted.funcName == first.funcName == "logs_a_message"
+
+
+def test_to_code_calls_in_the_functions_frame():
+    code = ag.to_code(makes_a_record_type)
+    assert "ag__.converted(collections.namedtuple)('Pair', 'a b')" in code
