@@ -287,8 +287,9 @@ def test_parameters_named_like_the_builtins_the_dispatch_calls():
 def test_the_first_import_of_jax_forgets_the_types_found_plain(monkeypatch):
     # Once jax is imported a JAX trace may call a converted function on plain values:
     # the first line of a converted module's function must then ask `stages` each time.
-    from autograph_py import fast_path
     from autograph_py.runtime import context
+
+    from autograph_py import fast_path
     monkeypatch.setattr(fast_path, "_jax_seen", [False])
     context.idle_plain.add(int)
     assert fast_path._ForgetPlainOnJaxImport().find_spec("jax") is None
