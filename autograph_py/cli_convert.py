@@ -47,6 +47,7 @@ from autograph_py.cli_source import newline_of, split_lines
 from autograph_py.cli_valid import assemble_valid, compile_error
 from autograph_py.converters import naming, parser, pipeline
 from autograph_py.converters.dispatching_pair import (
+    builtin_type_name,
     handover_index,
     handover_line,
     twin_decorator,
@@ -142,7 +143,8 @@ def first_line(node):
 
 def _convert_file(text, module, name, ctx, jobs):
     lines = split_lines(text)
-    file = _File(name, ctx, [line.rstrip("\r\n") for line in lines], newline_of(text))
+    file = _File(name, ctx, [line.rstrip("\r\n") for line in lines], newline_of(text),
+                 builtin_type_name(module))
     definitions = list(function_definitions(module))
     outcomes = map_forked(file.outcome, definitions, jobs,
                           [node.end_lineno - first_line(node) + 1 for _, node in definitions])
@@ -165,6 +167,7 @@ class _File:
     ctx: ConversionContext
     text_lines: list  # the file's lines without their endings
     newline: str
+    type_name: str  # how the hand-over line names the builtin (`builtin_type_name`)
 
     def outcome(self, definition):
         """(edit or None, ConversionError or None, note or None) for one function: the
@@ -203,7 +206,7 @@ class _File:
                 self.name, old.lineno) from None
         return (first_line(old) - 1, old.end_lineno,
                 dispatching_pair(old, _indented(source, indent, self.newline), self.text_lines,
-                                 indent, self.newline))
+                                 indent, self.newline, self.type_name))
 
 
 def _undecorated(node):
@@ -212,7 +215,7 @@ def _undecorated(node):
     return undecorated
 
 
-def dispatching_pair(old, converted_text, text_lines, indent, newline):
+def dispatching_pair(old, converted_text, text_lines, indent, newline, type_name):
     """The text replacing the definition `old`: the statements of
     `converters.dispatching_pair`, with the user's text for the function as written (its
     lines and decorators, the hand-over line added) and `converted_text`, the conversion
@@ -224,11 +227,11 @@ def dispatching_pair(old, converted_text, text_lines, indent, newline):
     gap = newline * (1 if indent else 2)
     return "".join([converted_text, gap, *decorators,
                     f"{indent}@{twin_decorator(old, naming.MODULE_OPERATORS)}{newline}",
-                    *_with_handover(old, text_lines, indent, newline),
+                    *_with_handover(old, text_lines, indent, newline, type_name),
                     f"{indent}del {twin}{newline}"])
 
 
-def _with_handover(old, text_lines, indent, newline):
+def _with_handover(old, text_lines, indent, newline, type_name):
     """The lines of `old` from its `def`, the hand-over line added before the first
     statement after the docstring: on a line of its own at the body's indentation, or,
     when that statement shares its line (`def f(x): return x`, `"doc"; return x`), with
@@ -237,7 +240,7 @@ def _with_handover(old, text_lines, indent, newline):
     target = old.body[handover_index(old)]
     at = target.lineno - old.lineno
     line = lines[at]
-    handover = handover_line(old, naming.MODULE_OPERATORS)
+    handover = handover_line(old, naming.MODULE_OPERATORS, type_name)
     # col_offset counts UTF-8 bytes.
     start = len(line.encode("utf-8")[:target.col_offset].decode("utf-8", "replace"))
     head = line[:start]

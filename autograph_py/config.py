@@ -13,7 +13,10 @@ nothing runs the function as written (`autograph_py.fast_path`); the environment
 """
 
 import os
+import sys
+import types
 
+from autograph_py.runtime.context import forget_idle_plain
 from autograph_py.runtime.xla import require_jax
 
 _default_jit_compile = os.environ.get("AUTOGRAPH_JIT_COMPILE", "").strip().lower() in (
@@ -58,4 +61,20 @@ def set_fast_path(enabled):
     False)`); returns the previous setting."""
     global _fast_path
     previous, _fast_path = _fast_path, bool(enabled)
+    if not _fast_path:
+        forget_idle_plain()
     return previous
+
+
+class _Config(types.ModuleType):
+    """This module's type: setting `_fast_path` from outside (monkeypatch) turns the fast
+    path off as `set_fast_path` does, including the types the first line of a converted
+    module's function takes as plain (`runtime.context.idle_plain`)."""
+
+    def __setattr__(self, name, value):
+        super().__setattr__(name, value)
+        if name == "_fast_path" and not value:
+            forget_idle_plain()
+
+
+sys.modules[__name__].__class__ = _Config

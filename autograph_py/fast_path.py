@@ -47,7 +47,12 @@ import sys
 import types
 
 from autograph_py import config, frame_names
-from autograph_py.runtime.context import graphs_being_built
+from autograph_py.runtime.context import (
+    forget_idle_plain,
+    graphs_being_built,
+    idle_plain,
+    remember_idle_plain,
+)
 from autograph_py.runtime.context import state as _thread_state
 from autograph_py.runtime.operators.backends import PLAIN, backend_for, never_claims
 from autograph_py.runtime.tensor import Tensor
@@ -238,16 +243,46 @@ def converted_twin(conversion):
     return register
 
 
+# The first line of a function as written (`converters/dispatching_pair.py`) tests
+# `(type(a) not in plain or ...) and stages(a, ...)`: its first part is C calls only (no
+# frame, a few tens of nanoseconds), false when every argument's type is in `plain`
+# (`runtime.context.idle_plain`): the types `stages` found plain while no graph was being
+# built, the fast path was on and jax was not imported. It is emptied when any of these
+# stops holding (`runtime.context.building`, `config.set_fast_path`, the import of jax
+# below), so every call then goes to `stages`.
+plain = idle_plain
+types_of = functools.partial(map, type)  # for `*args` and `**kwargs`
+_jax_seen = ["jax" in sys.modules]
+
+
+class _ForgetPlainOnJaxImport:
+    """On the import path: when jax is first imported, a JAX trace may call a converted
+    function on plain values, so every call goes to `stages` (which probes the trace)."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "jax" and not _jax_seen[0]:
+            _jax_seen[0] = True
+            forget_idle_plain()
+        return None
+
+
+if not _jax_seen[0]:
+    sys.meta_path.insert(0, _ForgetPlainOnJaxImport())
+
+
+def _may_remember():
+    return config._fast_path and not _jax_seen[0] and "jax" not in sys.modules
+
+
 def stages_call(*values):
-    """`stages(values)` as the first line of a function as written calls it: the cheap
-    first test inline, the full one only when it fails."""
-    if not (graphs_being_built[0] or not config._fast_path or "jax" in sys.modules):
-        for value in values:
-            if type(value) not in PLAIN:
-                break
-        else:
-            return False
-    return stages(values)
+    """`stages(values)`, for the first line of a function as written whose C test failed:
+    when the call stages nothing, its argument types (plain, then) are remembered in
+    `idle_plain`, so the next such call passes the C test."""
+    if stages(values):
+        return True
+    # Only types no backend may claim (`PLAIN`): a value of another type may stage later.
+    remember_idle_plain([cls for cls in map(type, values) if cls in PLAIN], _may_remember)
+    return False
 
 
 def conversion():

@@ -34,7 +34,7 @@ from autograph_py.converters import (
 )
 from autograph_py.converters.census import Census
 from autograph_py.converters.copier import copy_tree
-from autograph_py.converters.dispatching_pair import dispatching_pair
+from autograph_py.converters.dispatching_pair import builtin_type_name, dispatching_pair
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.module_functions import module_functions
 from autograph_py.converters.naming import Namer
@@ -130,6 +130,7 @@ def convert_module(module, ctx):
     original, module = module, copy_tree(module)
     problems = []
     pairs = []
+    type_name = builtin_type_name(original)
     for (body, i, in_class), (original_body, _, _) in zip(_functions_of(module),
                                                           _functions_of(original)):
         if functions.is_do_not_convert(body[i]):
@@ -141,7 +142,8 @@ def convert_module(module, ctx):
             problems.append(e)
             continue
         if gast.dump(converted) != gast.dump(original_body[i]):
-            pairs.append((body, i, dispatching_pair(original_body[i], converted)))
+            pairs.append((body, i, dispatching_pair(original_body[i], converted,
+                                                            type_name=type_name)))
     for body, i, pair in reversed(pairs):  # later indices first: earlier ones stay valid
         body[i:i + 1] = pair
     return module, problems

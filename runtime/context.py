@@ -8,7 +8,8 @@ Contract:
   `Graph.as_default()` pushes and pops it (`building(graph)`); `current_graph()` is its
   top, or None. `graphs_being_built[0]` counts the graphs being built in all threads:
   0 says, with one read and no thread-local lookup, that no thread is building one (the
-  first test of autograph's fast path).
+  first test of autograph's fast path). `idle_plain` is a set of types the fast path
+  fills while no graph is being built (`remember_idle_plain`), emptied when one starts.
 - `tape_stack()` holds the recording `GradientTape`s, innermost last (`apply` records an
   op on each); `variable_creation_hooks()` holds callables that every new `Variable` is
   passed to before it is made (`function` uses one to forbid creation on retraces).
@@ -46,6 +47,24 @@ def graph_stack():
 
 graphs_being_built = [0]
 _count_lock = threading.Lock()  # `+=` from two threads could lose a count
+# The types whose values run as written while no graph is being built: autograph_py's
+# fast path fills it (`remember_idle_plain`), and it is emptied when a graph starts being
+# built, so a test made of C calls only (the first line of a function `autograph
+# convert` wrote: `all_plain(types_of(args))`) sends every call then to the full test.
+idle_plain = set()
+
+
+def remember_idle_plain(types, may_add):
+    """Add `types` to `idle_plain` if no graph is being built and `may_add()` (under the
+    lock `building` takes, so no graph starts in between)."""
+    with _count_lock:
+        if not graphs_being_built[0] and may_add():
+            idle_plain.update(types)
+
+
+def forget_idle_plain():
+    with _count_lock:
+        idle_plain.clear()
 
 
 @contextlib.contextmanager
@@ -53,6 +72,7 @@ def building(graph):
     """`graph` on top of this thread's graph stack for the block."""
     with _count_lock:
         graphs_being_built[0] += 1
+        idle_plain.clear()
     state.graphs.append(graph)
     try:
         yield graph

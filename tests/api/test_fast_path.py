@@ -282,3 +282,16 @@ def test_parameters_named_like_the_builtins_the_dispatch_calls():
     converted = ag.to_graph(f)
     assert converted(1) == f(1) == (1, None, None, (), {})
     assert converted(2, "t", "m", 3, k=4) == f(2, "t", "m", 3, k=4)
+
+
+def test_the_first_import_of_jax_forgets_the_types_found_plain(monkeypatch):
+    # Once jax is imported a JAX trace may call a converted function on plain values:
+    # the first line of a converted module's function must then ask `stages` each time.
+    from autograph_py.runtime import context
+
+    from autograph_py import fast_path
+    monkeypatch.setattr(fast_path, "_jax_seen", [False])
+    context.idle_plain.add(int)
+    assert fast_path._ForgetPlainOnJaxImport().find_spec("jax") is None
+    assert fast_path._jax_seen == [True] and not context.idle_plain
+    assert not fast_path._may_remember()

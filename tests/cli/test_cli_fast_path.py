@@ -5,6 +5,7 @@ setters, static and class methods, `functools.singledispatch` and closures work 
 paths. Which path ran is counted at `__ag__.if_stmt` (every function here has an `if`)."""
 
 import inspect
+import sys
 
 import pytest
 
@@ -128,3 +129,60 @@ def test_imported_with_the_fast_path_off_the_module_binds_its_conversions(tmp_pa
     assert converted.clipped.__name__ == "clipped" and converted.REGISTERED == ["clipped"]
     code = ag.to_code(converted.clipped)
     assert "def clipped(" in code and "__converted" not in code
+
+
+def test_a_plain_call_after_a_graph_was_built_still_stages_in_the_next(modules, staged_ifs):
+    # The types found plain are forgotten when a graph starts being built: a plain call
+    # inside the graph's `as_default()` takes the converted path (Python values in a
+    # graph may meet tensors through closures and globals), and after it the fast path.
+    _, converted = modules
+    assert converted.clipped(30) == 10 and staged_ifs[0] == 0
+    with ag.Graph().as_default():
+        assert converted.clipped(30) == 10
+    assert staged_ifs[0] == 1
+    assert converted.clipped(30) == 10 and staged_ifs[0] == 1
+
+
+def test_turning_the_fast_path_off_after_plain_calls(modules, staged_ifs, monkeypatch):
+    _, converted = modules
+    assert converted.clipped(30) == 10 and staged_ifs[0] == 0
+    monkeypatch.setattr(config, "_fast_path", False)  # as tests/converted_path.py does
+    assert converted.clipped(30) == 10 and staged_ifs[0] == 1
+
+
+def test_a_parameter_named_type(modules):
+    original, converted = modules
+    with open(converted.__file__, encoding="utf-8") as f:
+        assert "if (__ag__.type(self) not in __ag__.plain or __ag__.type(type)" in f.read()
+    for error in (None, KeyError, ValueError):
+        assert (converted.Managed().__exit__(error, None, None)
+                == original.Managed().__exit__(error, None, None))
+    with pytest.raises(ValueError), converted.Managed():
+        raise ValueError
+    with converted.Managed():
+        raise KeyError
+
+
+def _deepest(f, limit=400):
+    """The largest n with f(n) not reaching the recursion limit `limit`."""
+    previous = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        low, high = 0, limit
+        while low < high:
+            middle = (low + high + 1) // 2
+            try:
+                f(middle)
+                low = middle
+            except RecursionError:
+                high = middle - 1
+        return low
+    finally:
+        sys.setrecursionlimit(previous)
+
+
+def test_the_fast_path_adds_no_frame_to_recursion(modules):
+    # tomllib's recursion-limit tests nest as deep as the original can, to one level.
+    original, converted = modules
+    assert converted.countdown(5) == 5  # `int` is now known plain
+    assert _deepest(converted.countdown) == _deepest(original.countdown) > 100
