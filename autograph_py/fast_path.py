@@ -46,7 +46,10 @@ import inspect
 import sys
 import types
 
-from autograph_py import config, frame_names
+# As submodules: `from autograph_py import ...` would import the API first, which imports
+# this module (a cycle when this module is imported first).
+import autograph_py.config as config
+import autograph_py.frame_names as frame_names
 from autograph_py.runtime.context import (
     forget_idle_plain,
     graphs_being_built,
