@@ -15,8 +15,9 @@ Contract:
   the user's own functions (and methods, callable objects, partials) on the fly, sends
   builtins that meet tensors to their overloads, and calls library code as it is:
   builtins, the standard library, installed packages, numpy, and autograph_py itself;
-  `warnings.warn` counts its stack level over the frames of the code as written
-  (`user_stack`).
+  `warnings.warn` counts its stack level over the frames of the code as written, and
+  `sys._getframe(n)` / `inspect.currentframe()` give the frames of the code as written
+  (a generated closure's frame giving way to its function's: `user_stack`).
   A user function whose call stages nothing runs as written (`fast_path`), unconverted;
   with the fast path off, `converted(f)` is the conversion itself (bound for methods),
   so user code calls user code with no frame of ours between (`sys._getframe(1)`,
@@ -260,6 +261,10 @@ def converted(f, _depth=1):
     user's frame). See the module docstring for what is converted."""
     if f is _WARN:  # its stacklevel counts the frames of the code as written
         return functools.partial(user_stack.warn, sys._getframe(_depth))
+    if f is sys._getframe:  # the frames of the code as written, closures merged
+        return functools.partial(user_stack.getframe, sys._getframe(_depth))
+    if f is inspect.currentframe:
+        return functools.partial(user_stack.getframe, sys._getframe(_depth), 0)
     if isinstance(f, (types.BuiltinFunctionType, type)):
         return py_builtins.BUILTIN_OVERLOADS.get(f, f)
     if isinstance(f, functools.partial):

@@ -1,8 +1,8 @@
 """The call stack as the code as written has it, for code that looks at its callers.
 
 Converted code runs in more frames than the original: autograph_py's own
-(`converted_call`, the operators, `to_graph`'s wrapper, tracing, the fast path's
-dispatching functions and hand-over, with the function as written that hands over)
+(the operators, `to_graph`'s wrapper, tracing, the fast path's dispatching functions,
+the function as written that hands a call over to its conversion)
 and the closures conversion generated (`if_body`, `loop_body`,
 the operands of `and`/`or`, ...), which run the statements of the function they were
 generated in. `user_frames(frame)` yields, innermost first from `frame`, one frame per
@@ -17,8 +17,13 @@ called it, at least one runtime frame among them. A function the user defined in
 function and handed to our runtime indirectly, e.g. `for y in map(g, xs)` (the for loop's
 operator calls `g` through `map`), looks the same and is merged too (docs/limitations.md).
 
+`getframe(frame, depth=0)` is `sys._getframe(depth)` (and `inspect.currentframe()`)
+called by the converted code at `frame` (`ag__.converted` sends it here): the frame of
+the `depth`-th function outwards, a generated closure giving way to the function it was
+generated in (its locals, its name, its caller as `f_back`).
+
 `warn(frame, message, category, stacklevel, source)` is `warnings.warn` called by the
-converted code at `frame` (`converted_call` sends it here): the warning names the frame
+converted code at `frame` (`ag__.converted` sends it here): the warning names the frame
 and line that `stacklevel` names in the code as written, a line of generated code mapped
 to the user's line (`source_map`), with the registry and module of that frame's globals
 as `warnings.warn` takes them.
@@ -56,21 +61,28 @@ def _outer_frame(frame):
     return frame, runtime and not boundary
 
 
-def _caller_of_function(frame):
-    """The frame after `frame`'s function (generated closures merged into the function
-    they were generated in), ours and libraries' included; after the function as written
-    that handed its call over to the conversion `frame` is in (`fast_path.conversion`):
-    the same call."""
+def _function_frame(frame):
+    """The frame of the function `frame` runs in: `frame` itself, or for a generated
+    closure, the frame of the function it was generated in."""
     while True:
         code = frame.f_code
         outer, maybe_generated = _outer_frame(frame.f_back)
         if not (maybe_generated and outer is not None and code in outer.f_code.co_consts
                 and not code.co_flags & _GENERATOR_FLAGS):
-            caller = frame.f_back
-            if caller is not None and _conversion_code(caller) is code:
-                return caller.f_back
-            return caller
+            return frame
         frame = outer
+
+
+def _caller_of_function(frame):
+    """The frame after `frame`'s function (generated closures merged into the function
+    they were generated in), ours and libraries' included; after the function as written
+    that handed its call over to the conversion `frame` is in (`fast_path.conversion`):
+    the same call."""
+    function = _function_frame(frame)
+    caller = function.f_back
+    if caller is not None and _conversion_code(caller) is function.f_code:
+        return caller.f_back
+    return caller
 
 
 def user_frames(frame):
@@ -81,6 +93,20 @@ def user_frames(frame):
             continue
         yield frame
         frame = _caller_of_function(frame)
+
+
+def getframe(frame, depth=0):
+    """`sys._getframe(depth)` as the converted code at `frame` calls it."""
+    depth = operator.index(depth)
+    while frame is not None:
+        if _is_own(frame):
+            frame = frame.f_back
+            continue
+        if depth <= 0:
+            return _function_frame(frame)
+        depth -= 1
+        frame = _caller_of_function(frame)
+    raise ValueError("call stack is not deep enough")
 
 
 def _conversion_code(frame):

@@ -14,6 +14,7 @@ import pytest
 
 import autograph_py as ag
 from tests.api.modes import MODES, assert_same, run_mode
+from tests.converted_path import converted_path
 
 
 def makes_a_record_type(x):
@@ -25,6 +26,23 @@ def makes_a_record_type(x):
 def names_its_own_frame(x):
     frame = sys._getframe()
     return x * 2, frame.f_code.co_name, frame.f_globals["__name__"]
+
+
+def reads_its_frame_in_a_branch(x):
+    marker = x + 1
+    if x > 0:
+        frame = sys._getframe()
+        name, seen = frame.f_code.co_name, frame.f_locals["marker"]
+    else:
+        name, seen = "", 0
+    return name, seen + marker
+
+
+def caller_name_in_a_loop(n):
+    names = []
+    for _ in range(n):
+        names.append(sys._getframe(1).f_code.co_name)
+    return names
 
 
 class _Records(logging.Handler):
@@ -45,7 +63,8 @@ def logs_a_message(x):
 
 
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("fn", [makes_a_record_type, names_its_own_frame])
+@pytest.mark.parametrize("fn", [makes_a_record_type, names_its_own_frame,
+                                reads_its_frame_in_a_branch])
 def test_the_caller_frame_is_the_functions(fn, mode):
     assert_same(fn(3), run_mode(mode, fn, (3,)))
 
@@ -69,3 +88,11 @@ def test_logging_names_the_function_that_logged(mode):
 def test_to_code_calls_in_the_functions_frame():
     code = ag.to_code(makes_a_record_type)
     assert "ag__.converted(collections.namedtuple)('Pair', 'a b')" in code
+
+
+def test_the_frame_one_out_from_a_loop_body_is_the_callers():
+    # sys._getframe(1) in a generated loop body: the caller of the function, not the
+    # function (the body's caller) nor the loop operator.
+    with converted_path():
+        assert ag.to_graph(caller_name_in_a_loop)(2) == caller_name_in_a_loop(2) == [
+            "test_the_frame_one_out_from_a_loop_body_is_the_callers"] * 2
