@@ -5,6 +5,7 @@ setters, static and class methods, `functools.singledispatch` and closures work 
 paths. Which path ran is counted at `__ag__.if_stmt` (every function here has an `if`)."""
 
 import inspect
+import os
 import subprocess
 import sys
 
@@ -132,10 +133,12 @@ def test_imported_with_the_fast_path_off_the_module_binds_its_conversions(tmp_pa
     assert "def clipped(" in code and "__converted" not in code
 
 
-def test_a_plain_call_after_a_graph_was_built_still_stages_in_the_next(modules, staged_ifs):
+def test_a_plain_call_after_a_graph_was_built_still_stages_in_the_next(modules, staged_ifs,
+                                                                       monkeypatch):
     # The types found plain are forgotten when a graph starts being built: a plain call
     # inside the graph's `as_default()` takes the converted path (Python values in a
     # graph may meet tensors through closures and globals), and after it the fast path.
+    monkeypatch.setattr(config, "_fast_path", True)
     _, converted = modules
     assert converted.clipped(30) == 10 and staged_ifs[0] == 0
     with ag.Graph().as_default():
@@ -145,6 +148,7 @@ def test_a_plain_call_after_a_graph_was_built_still_stages_in_the_next(modules, 
 
 
 def test_turning_the_fast_path_off_after_plain_calls(modules, staged_ifs, monkeypatch):
+    monkeypatch.setattr(config, "_fast_path", True)
     _, converted = modules
     assert converted.clipped(30) == 10 and staged_ifs[0] == 0
     monkeypatch.setattr(config, "_fast_path", False)  # as tests/converted_path.py does
@@ -202,7 +206,8 @@ def test_the_fast_path_adds_no_frame_to_recursion(modules):
     # `stages`, which probes JAX's trace.
     original, converted = modules
     result = subprocess.run([sys.executable, "-c", _DEEPEST, original.__file__,
-                             converted.__file__], capture_output=True, text=True, timeout=120)
+                             converted.__file__], capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "AUTOGRAPH_FAST_PATH": "1"})
     assert result.returncode == 0, result.stderr
     as_written, with_hand_over = map(int, result.stdout.split())
     assert with_hand_over == as_written > 100
