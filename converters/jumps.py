@@ -137,8 +137,17 @@ class JumpLowering:
         """Try blocks are never staged, so their jumps become plain flag assignments.
 
         A jump in the try body skips the `else` block, which is therefore guarded;
-        `finally` runs after a jump in Python too, so it is lowered as it is.
+        `finally` runs after a jump in Python too, so it is lowered as it is. A jump in
+        the `finally` block itself is refused: in Python it also discards the exception
+        in flight, which a flag assignment cannot do (PEP 765 deprecates it).
         """
+        final_jumps = self._jumps(node.finalbody)
+        if final_jumps:
+            jump = type(final_jumps[0]).__name__.lower()
+            raise self.ctx.error(final_jumps[0], (
+                f"'{jump}' inside 'finally' is not supported: it discards an exception "
+                f"raised in the 'try' (PEP 765 deprecates it), which converted code cannot "
+                f"do; move the '{jump}' after the 'try' statement"))
         body_jumps = bool(self._jumps(node.body))
         node.body = self.lower(node.body, tail and not node.orelse) or [
             locate(gast.Pass(), node)]

@@ -106,3 +106,24 @@ def test_usage_errors_exit_with_status_2(run_cli, args):
     assert result.returncode == 2
     assert result.stdout == "" and "Traceback" not in result.stderr
     assert "usage: autograph" in result.stderr
+
+
+def test_a_jump_in_finally_is_reported_and_left_as_written(run_cli, tmp_path, import_file):
+    source = ("def first(xs):\n"
+              "    for x in xs:\n"
+              "        try:\n"
+              "            if x:\n"
+              "                raise ValueError(x)\n"
+              "        finally:\n"
+              "            continue\n"
+              "    return 0\n")
+    path = tmp_path / "jumps.py"
+    path.write_text(source)
+    result = run_cli("convert", path)
+    assert_fails(result, 1, f"{path}:7:13: 'continue' inside 'finally' is not supported: it "
+                 "discards an exception raised in the 'try' (PEP 765 deprecates it), which "
+                 "converted code cannot do; move the 'continue' after the 'try' statement; "
+                 "first() is left as written")
+    converted = tmp_path / "converted_jumps.py"
+    converted.write_text(result.stdout)
+    assert import_file(converted).first([1, 2]) == 0
