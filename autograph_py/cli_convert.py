@@ -238,11 +238,15 @@ def _with_handover(old, text_lines, indent, newline, type_name):
     the line split before it."""
     lines = text_lines[old.lineno - 1:old.end_lineno]
     target = old.body[handover_index(old)]
-    at = target.lineno - old.lineno
+    # A decorated statement (a nested function or class) starts at its first decorator,
+    # which starts its line.
+    at = first_line(target) - old.lineno
     line = lines[at]
     handover = handover_line(old, naming.MODULE_OPERATORS, type_name)
+    decorated = first_line(target) != target.lineno
     # col_offset counts UTF-8 bytes.
-    start = len(line.encode("utf-8")[:target.col_offset].decode("utf-8", "replace"))
+    start = (len(re.match(r"[ \t]*", line).group()) if decorated else
+             len(line.encode("utf-8")[:target.col_offset].decode("utf-8", "replace")))
     head = line[:start]
     if head.strip():
         body_indent = (indent + ("\t" if "\t" in indent else "    ") if at == 0

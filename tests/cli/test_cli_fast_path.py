@@ -211,3 +211,10 @@ def test_the_fast_path_adds_no_frame_to_recursion(modules):
     assert result.returncode == 0, result.stderr
     as_written, with_hand_over = map(int, result.stdout.split())
     assert with_hand_over == as_written > 100
+
+
+def test_a_decorated_first_statement(modules):
+    original, converted = modules
+    for value in (3, -3):
+        assert converted.positive_only(abs)(value) == original.positive_only(abs)(value)
+    assert converted.positive_only(abs).__wrapped__ is abs
