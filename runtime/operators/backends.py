@@ -8,7 +8,7 @@ Contract:
 - `backend_for_any(values)`: the backend of the first value some backend claims, else None.
 - `never_claims(cls)`: no backend can claim a value of type `cls`. `PLAIN` is a set that
   the fast path (autograph_py/fast_path.py) fills with such types (registering a backend
-  empties it).
+  empties it, and `context.idle_plain`, the fast path's copy for C-only tests).
 - A backend is a row: `register(name, may_claim, claims, load)`. `may_claim(cls)` says,
   once per type (the answer is cached), whether values of `cls` can ever be claimed;
   `claims(value)` decides for one value (a dataset is staged only while a graph is
@@ -25,6 +25,8 @@ today: our graphs (`graph_backend.py`, registered by `runtime.operators`) and JA
 """
 
 from typing import Protocol
+
+from autograph_py.runtime.context import forget_idle_plain
 
 
 class StagingBackend(Protocol):
@@ -88,6 +90,7 @@ def register(name, may_claim, claims, load):
     _ROWS.append(_Row(name, may_claim, claims, load))
     _CANDIDATES.clear()
     PLAIN.clear()
+    forget_idle_plain()
 
 
 def has_marker(cls, name):

@@ -295,3 +295,14 @@ def test_the_first_import_of_jax_forgets_the_types_found_plain(monkeypatch):
     assert fast_path._ForgetPlainOnJaxImport().find_spec("jax") is None
     assert fast_path._jax_seen == [True] and not context.idle_plain
     assert not fast_path._may_remember()
+
+
+def test_registering_a_backend_forgets_the_types_found_plain(monkeypatch):
+    # A new backend may claim values of a type found plain before it: the first line of a
+    # converted module's function must ask `stages` again.
+    from autograph_py.runtime import context
+    from autograph_py.runtime.operators import backends
+    monkeypatch.setattr(backends, "_ROWS", list(backends._ROWS))
+    context.idle_plain.add(int)
+    backends.register("test-only", lambda cls: False, lambda value: False, lambda: None)
+    assert not context.idle_plain and int not in backends.PLAIN
