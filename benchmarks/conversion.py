@@ -11,7 +11,7 @@ Run: `python benchmarks/conversion.py [--repeat N] [--json PATH]`.
   start-up included, its default `--jobs`: one process per core), best of `--repeat`;
   the output must compile. Also timed in one process (`-j 1`).
 - Long function: one function of N `if` statements (N = 1,250, 2,500, 5,000), converted
-  by `cli_convert.convert_text` in this process, best of `--repeat`: conversion must
+  by `cli.convert.convert_text` in this process, best of `--repeat`: conversion must
   be linear in a function's size (lines per second about equal across N). The target
   for ordinary code is 10,000 lines per second on the machine the numbers come from.
 - `measure()` (for `benchmarks/run.py`) also times `ag.to_code` on fresh live functions
@@ -48,7 +48,7 @@ from autograph_py.converters import parser  # noqa: E402
 from autograph_py.converters.errors import ConversionError  # noqa: E402
 from autograph_py.converters.transformer import ConversionContext  # noqa: E402
 
-from autograph_py.cli_convert import (  # noqa: E402
+from autograph_py.cli.convert import (  # noqa: E402
     convert_definition,
     convert_text,
     first_line,
@@ -333,7 +333,7 @@ def measure(repeat=3, generated_count=40):
                     note=f"{big['lines'] / big['one_process_seconds']:,.0f} lines/s"))
     for long_row in time_long_functions(repeat):
         rows.append(row(f"one function of {long_row['ifs']:,} ifs ({long_row['lines']:,} "
-                        "lines)", "cli_convert.convert_text (best of runs)",
+                        "lines)", "cli.convert.convert_text (best of runs)",
                         long_row["seconds"],
                         note=f"{long_row['lines_per_second']:,.0f} lines/s "
                              f"({long_row['cpu_lines_per_second']:,.0f} per CPU second)"))

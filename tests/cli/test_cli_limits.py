@@ -1,7 +1,7 @@
 """Inputs the command refuses with one line instead of exhausting memory or the stack:
 more than `MAX_INPUT_BYTES`, and trees nested deeper than `MAX_DEPTH`."""
 
-from autograph_py.cli_limits import MAX_DEPTH, MAX_INPUT_BYTES, TOO_DEEP
+from autograph_py.cli.limits import MAX_DEPTH, MAX_INPUT_BYTES, TOO_DEEP
 
 TOO_BIG = "larger than 10 MB, the most autograph converts; is this a Python source file?"
 

@@ -6,7 +6,7 @@ import stat
 
 import pytest
 
-from autograph_py import cli_output
+from autograph_py.cli import output as cli_output
 
 IMPORT = "from autograph_py import operators as __ag__"
 

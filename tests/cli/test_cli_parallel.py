@@ -1,5 +1,5 @@
 """`autograph convert --jobs`: a large file's functions converted in forked processes
-give exactly the output, problems and notes of one process (`cli_parallel`)."""
+give exactly the output, problems and notes of one process (`cli.parallel`)."""
 
 import random
 import subprocess
@@ -8,7 +8,7 @@ import textwrap
 
 import pytest
 
-from autograph_py.cli_parallel import MIN_WEIGHT_PER_JOB, shares
+from autograph_py.cli.parallel import MIN_WEIGHT_PER_JOB, shares
 
 # Shapes a file repeats: staged control flow, a function conversion leaves unchanged,
 # one it cannot convert (reported), a generator (a note), a commented method.
@@ -106,7 +106,7 @@ def _run_python(code):
 def test_a_failing_child_share_is_computed_again_in_the_parent():
     result = _run_python('''
         import os
-        from autograph_py.cli_parallel import map_forked
+        from autograph_py.cli.parallel import map_forked
         parent = os.getpid()
 
         def job(item):
@@ -127,7 +127,7 @@ def test_a_failing_child_share_is_computed_again_in_the_parent():
 
 def test_a_parent_error_is_raised_as_in_one_process():
     result = _run_python('''
-        from autograph_py.cli_parallel import map_forked
+        from autograph_py.cli.parallel import map_forked
 
         def job(item):
             if item == 2:
@@ -145,7 +145,7 @@ def test_a_parent_error_is_raised_as_in_one_process():
 def test_an_interrupt_while_waiting_leaves_no_child_running_or_unwaited():
     result = _run_python('''
         import os, signal, time
-        from autograph_py.cli_parallel import map_forked
+        from autograph_py.cli.parallel import map_forked
         parent = os.getpid()
 
         def job(item):

@@ -14,7 +14,7 @@ from autograph_py.converters.census import Census
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
 
-from autograph_py.cli_convert import convert_text
+from autograph_py.cli.convert import convert_text
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SOURCES = sorted([*ROOT.glob("converters/**/*.py"), ROOT / "tests/converters/corpus.py",
@@ -65,6 +65,6 @@ def test_conversion_leaves_no_reference_cycles():
         if enabled:
             gc.enable()
     assert "ag__.if_stmt" in result.output
-    # A few closures calling each other (`cli_skipped`): not the trees (tens of
+    # A few closures calling each other (`cli.skipped`): not the trees (tens of
     # thousands of objects).
     assert unreachable < 100

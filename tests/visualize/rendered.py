@@ -11,7 +11,7 @@ import dataclasses
 import json
 import subprocess
 
-from autograph_py.cli_render import renderer
+from autograph_py.cli.render import renderer
 
 
 def render(dot_text, fmt):

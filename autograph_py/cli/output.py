@@ -31,7 +31,7 @@ import shutil
 import stat
 import tempfile
 
-from autograph_py.cli_source import STDIN, UsageError
+from autograph_py.cli.source import STDIN, UsageError
 
 
 def prepare_outputs(inputs, output):

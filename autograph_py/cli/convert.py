@@ -3,7 +3,7 @@
 Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
 - `text` is parsed, never imported, compiled to bytecode or run. A syntax error, a
   file that already uses a reserved name (`ag__`, `__ag__`), or one nested deeper than
-  `cli_limits.MAX_DEPTH` raises `ConversionError`.
+  `cli.limits.MAX_DEPTH` raises `ConversionError`.
 - Whole file (`functions` is None): `Result.output` is the file with every convertible
   function (wherever it is defined, `module_functions`: classes and compound statements
   at any depth; nested functions through their parents) replaced by its converted
@@ -16,15 +16,15 @@ Contract of `convert_text(text, name, functions=None, jobs=1) -> Result`:
   function the conversion leaves unchanged (nothing in it to convert) stays exactly as
   written, a file without any converted function gets no import, and inside a
   converted function the user's text and comments are kept where conversion kept the
-  user's statements (`cli_keep`).
+  user's statements (`cli.keep`).
   Functions decorated `do_not_convert` and functions that cannot be converted stay as
   written; each of the latter is a `ConversionError` in `Result.problems`. Generators
-  and `async def`s stay as written with a line in `Result.notes` (`cli_skipped`).
-  The output compiles (`cli_valid`): a function whose conversion would not is left as
+  and `async def`s stay as written with a line in `Result.notes` (`cli.skipped`).
+  The output compiles (`cli.valid`): a function whose conversion would not is left as
   written with a `file:line: error: ...` problem, as is the user's own text that Python
   refuses.
   With `jobs` > 1 a large file's functions are converted in up to that many processes
-  (`cli_parallel`, forked: only for the command line); the result is the same.
+  (`cli.parallel`, forked: only for the command line); the result is the same.
 - With `functions` (names `f` or `Class.method`): `Result.output` is those functions
   converted and printed as `to_code` prints them (no decorators, no import),
   `Result.original` their source as written; `Result.names` every
@@ -39,12 +39,12 @@ import textwrap
 
 import gast
 
-from autograph_py.cli_keep import keep_users_text, same_tree, string_continuation_lines
-from autograph_py.cli_limits import TOO_DEEP, check_depth, deep_recursion
-from autograph_py.cli_parallel import map_forked
-from autograph_py.cli_skipped import left_as_written
-from autograph_py.cli_source import newline_of, split_lines
-from autograph_py.cli_valid import assemble_valid, compile_error
+from autograph_py.cli.keep import keep_users_text, same_tree, string_continuation_lines
+from autograph_py.cli.limits import TOO_DEEP, check_depth, deep_recursion
+from autograph_py.cli.parallel import map_forked
+from autograph_py.cli.skipped import left_as_written
+from autograph_py.cli.source import newline_of, split_lines
+from autograph_py.cli.valid import assemble_valid, compile_error
 from autograph_py.converters import naming, parser, pipeline
 from autograph_py.converters.dispatching_pair import (
     builtin_type_name,
@@ -162,7 +162,7 @@ def _convert_file(text, module, name, ctx, jobs):
 @dataclasses.dataclass
 class _File:
     """What converting one function of a file needs: its conversion is independent of
-    the others' (`cli_parallel` may run it in another process)."""
+    the others' (`cli.parallel` may run it in another process)."""
     name: str
     ctx: ConversionContext
     text_lines: list  # the file's lines without their endings
@@ -282,7 +282,7 @@ def _import_edit(module, lines, newline):
 
 
 def _indented(source, indent, newline):
-    """The converted function's source (`cli_keep.keep_users_text`), indented like the
+    """The converted function's source (`cli.keep.keep_users_text`), indented like the
     definition it replaces (tabs kept). Continuation lines of multi-line strings
     (docstrings) are not indented: that would change the strings' values."""
     verbatim = string_continuation_lines(source) if indent else set()

@@ -1,19 +1,19 @@
 """The `autograph` command: `autograph convert PATH [PATH ...]` converts Python files and
 package folders statically. Inputs are read and parsed, never imported or executed.
-`autograph graph` (cli_graph.py) draws the graph of one traced function: that one
+`autograph graph` (cli/graph.py) draws the graph of one traced function: that one
 imports its file.
 
 Contract (docs/cli.md is the user's version):
 - Output: each file as a complete, importable module with every function converted
-  (`cli_convert`; checked to compile, `cli_valid`), on standard output, into `-o PATH`
-  (`cli_output.write_output`: a regular file atomically, a device or FIFO written
+  (`cli.convert`; checked to compile, `cli.valid`), on standard output, into `-o PATH`
+  (`cli.output.write_output`: a regular file atomically, a device or FIFO written
   through, a symlink's target), as a unified diff (`--diff`), or not at all
   (`--check`). `-f NAME` picks functions. A folder (a package) is converted into
   `-o DIR/<its name>/`, its tree mirrored: `.py` files converted, other files copied,
-  `__pycache__` and hidden names left out (`cli_tree`, `cli_units`).
+  `__pycache__` and hidden names left out (`cli.tree`, `cli.units`).
 - Exit status: 0 when everything converted (notes, such as a generator or an async
   function left as written, do not count); 1 for conversion problems (not UTF-8, over
-  the size or depth limits of `cli_limits`, a syntax error, a construct that cannot be
+  the size or depth limits of `cli.limits`, a syntax error, a construct that cannot be
   converted, an output that would not compile, something in a folder neither converted
   nor copied, an internal error); 2 for usage errors (bad options, a missing or
   unreadable input, an output path that cannot be written, a `-f` name no input has).
@@ -31,13 +31,13 @@ import stat
 import sys
 import traceback
 
-import autograph_py.cli_graph as cli_graph  # `from autograph_py import` would load the API
+import autograph_py.cli.graph as graph_command  # `from autograph_py import` would load the API
 from autograph_py import __version__
-from autograph_py.cli_output import check_destination, prepare_outputs, write_output
-from autograph_py.cli_parallel import default_jobs
-from autograph_py.cli_render import Problem
-from autograph_py.cli_source import STDIN, STDIN_NAME, UsageError, split_lines
-from autograph_py.cli_units import OK, PROBLEMS, USAGE, convert_units, plan
+from autograph_py.cli.output import check_destination, prepare_outputs, write_output
+from autograph_py.cli.parallel import default_jobs
+from autograph_py.cli.render import Problem
+from autograph_py.cli.source import STDIN, STDIN_NAME, UsageError, split_lines
+from autograph_py.cli.units import OK, PROBLEMS, USAGE, convert_units, plan
 
 EXAMPLES = """\
 examples:
@@ -91,7 +91,7 @@ def build_parser():
                               "the same)")
     convert.add_argument("--debug", action="store_true",
                          help="show Python tracebacks with error messages")
-    cli_graph.add_parser(commands)
+    graph_command.add_parser(commands)
     return parser
 
 
@@ -182,7 +182,7 @@ def _convert(args):
 def _graph(args):
     reporter = _Reporter(args.debug)
     try:
-        cli_graph.run(args)
+        graph_command.run(args)
     except UsageError as e:
         reporter.report(str(e), USAGE, e)
     except Problem as e:
@@ -235,6 +235,3 @@ def _write_unit(unit, reporter):
     except OSError as e:
         reporter.report(f"{e.filename or path}: cannot write: {e.strerror or e}", USAGE, e)
 
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -2,19 +2,19 @@
 
 Contract:
 - `plan(inputs, destinations) -> (units, problems)`: one `Unit` per input file, and for
-  an input folder (`cli_tree.walk_folder`) one per file and folder in it, in order: its
+  an input folder (`cli.tree.walk_folder`) one per file and folder in it, in order: its
   `.py` files are converted, its other files copied and its folders made, under the
   folder's destination with the same relative paths (`pkg/sub/m.py` into
   `out/pkg/sub/m.py`). Without a destination (standard output, `--diff`, `--check`) a
   folder gives only its `.py` files. `problems` are `file: message` lines (status 1) of
   what a folder holds that is neither converted nor copied.
 - `convert_units(units, functions, jobs, debug)` reads and converts every "convert"
-  unit, setting `unit.result` (a `cli_convert.Result`, or None when the file could not
+  unit, setting `unit.result` (a `cli.convert.Result`, or None when the file could not
   be read or converted) and `unit.messages` (`(line, status, traceback text or None)`,
   in the order to report them). A file of a folder that is read but cannot be
   converted (a syntax error, not UTF-8, ...) gets `unit.copy_as_written` when it has a
   destination, and its message says so: the output package stays complete.
-  Several files are converted in up to `jobs` forked processes (`cli_parallel`, one
+  Several files are converted in up to `jobs` forked processes (`cli.parallel`, one
   file at a time each), a single file's functions likewise; results and messages are
   the same for every `jobs`.
 """
@@ -24,10 +24,10 @@ import functools
 import os
 import traceback
 
-from autograph_py.cli_convert import convert_text
-from autograph_py.cli_parallel import map_forked
-from autograph_py.cli_source import STDIN, UsageError, read_input
-from autograph_py.cli_tree import walk_folder
+from autograph_py.cli.convert import convert_text
+from autograph_py.cli.parallel import map_forked
+from autograph_py.cli.source import STDIN, UsageError, read_input
+from autograph_py.cli.tree import walk_folder
 from autograph_py.converters.errors import ConversionError
 
 OK, PROBLEMS, USAGE = 0, 1, 2
@@ -111,6 +111,6 @@ def _copied(message, copies):
 
 
 def _message(line, status, error, debug):
-    # Tracebacks as text: a message may come from a forked process (cli_parallel).
+    # Tracebacks as text: a message may come from a forked process (cli.parallel).
     trace = "".join(traceback.format_exception(error)) if debug and error else None
     return line, status, trace

@@ -7,7 +7,7 @@ Contract of `write_picture(dot_text, path) -> None`:
   `[graphviz]` extra: a self-contained port of `dot`), found on PATH. With neither,
   the DOT text is written next to `path` with the suffix `.dot`, and `GraphvizMissing`
   says, in one line, what was written and how to install Graphviz.
-- Files are written as `autograph convert -o` writes (`cli_output.write_output`: regular
+- Files are written as `autograph convert -o` writes (`cli.output.write_output`: regular
   files atomically, devices and FIFOs through, symlinks to their target); a renderer that fails
   raises `RenderError` with the first line of its message, and nothing is written.
 """
@@ -16,8 +16,8 @@ import os
 import shutil
 import subprocess
 
-from autograph_py.cli_output import write_output
-from autograph_py.cli_source import UsageError
+from autograph_py.cli.output import write_output
+from autograph_py.cli.source import UsageError
 
 RENDERED = (".svg", ".png")
 RENDERERS = ("dot", "graphviz-pure")

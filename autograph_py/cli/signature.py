@@ -10,7 +10,7 @@ Contract of `parse_signature(text) -> list[TensorSpec]`:
 
 import re
 
-from autograph_py.cli_source import UsageError
+from autograph_py.cli.source import UsageError
 from autograph_py.runtime.dtypes import as_dtype
 from autograph_py.runtime.tensor_spec import TensorSpec
 

@@ -27,7 +27,7 @@ import tokenize
 
 import gast
 
-from autograph_py.cli_positions import unparse_with_positions
+from autograph_py.cli.positions import unparse_with_positions
 from autograph_py.converters import traversal
 from autograph_py.converters.gast_printer import printable
 
@@ -93,7 +93,7 @@ def _blocks(node):
 class _Splicer:
     """Splices the user's text into `printed`, the lines of the converted function
     printed; `spans` tells where each of its printed (`ast`) statements is
-    (`cli_positions`)."""
+    (`cli.positions`)."""
 
     def __init__(self, old, lines, indent, printed, spans):
         self.lines, self.indent, self.printed, self.spans = lines, indent, printed, spans

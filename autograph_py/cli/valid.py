@@ -22,7 +22,7 @@ the edits applied, compiled:
 
 import warnings
 
-from autograph_py.cli_source import split_lines
+from autograph_py.cli.source import split_lines
 from autograph_py.converters.errors import ConversionError
 
 

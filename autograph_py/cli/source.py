@@ -7,14 +7,14 @@ bytes: the file is never imported, compiled or executed.
   `UsageError` (exit status 2, like argparse's own `FileType` errors).
 - Content that is not UTF-8 raises `ConversionError` located at the first bad byte
   (exit status 1: the file was read, its content cannot be converted); so does input
-  larger than `cli_limits.MAX_INPUT_BYTES`, found without reading the rest.
+  larger than `cli.limits.MAX_INPUT_BYTES`, found without reading the rest.
 """
 
 import io
 import os
 import sys
 
-from autograph_py.cli_limits import read_limited
+from autograph_py.cli.limits import read_limited
 from autograph_py.converters.errors import ConversionError
 
 STDIN = "-"

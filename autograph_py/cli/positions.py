@@ -1,4 +1,4 @@
-"""`ast.unparse`, telling where each statement was printed, for `cli_keep`.
+"""`ast.unparse`, telling where each statement was printed, for `cli.keep`.
 
 Contract of `unparse_with_positions(tree) -> (text, spans, depth)`: `tree` is what
 `gast_printer.printable` makes of a gast tree (the tree itself, or its `ast` translation

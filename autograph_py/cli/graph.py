@@ -7,8 +7,8 @@ Contract (docs/cli.md and docs/visualize.md are the user's version):
   error, so standard output holds only the DOT text.
 - NAME (`f`, or a dotted path such as `Model.call` or `model.step`) is traced with
   `ag.function` (an `ag.function` is used as it is) on the TensorSpecs of `--signature`
-  (`cli_signature`), and the graph's `to_dot()` (`--collapse`: one node per If/While) is
-  printed, or written to `-o OUT` as `.dot`, `.svg` or `.png` (`cli_render`).
+  (`cli.signature`), and the graph's `to_dot()` (`--collapse`: one node per If/While) is
+  printed, or written to `-o OUT` as `.dot`, `.svg` or `.png` (`cli.render`).
 - Failures raise, and `cli.py` prints them as one line: `UsageError` (exit status 2) for
   a missing FILE, an unknown NAME (with close matches), a signature that does not parse,
   an output that cannot be written; `Problem` (exit status 1) for a file that fails to
@@ -25,8 +25,8 @@ import inspect
 import os
 import sys
 
-from autograph_py.cli_render import Problem, write_picture
-from autograph_py.cli_source import UsageError
+from autograph_py.cli.render import Problem, write_picture
+from autograph_py.cli.source import UsageError
 from autograph_py.converters.errors import ConversionError
 from autograph_py.source_map import lookup as source_line
 
@@ -72,7 +72,7 @@ def add_parser(commands):
 def run(args):
     # The runtime (numpy) is imported here, not with this module: `autograph convert`
     # builds this command's parser too, and starts without it.
-    from autograph_py.cli_signature import parse_signature
+    from autograph_py.cli.signature import parse_signature
 
     specs = parse_signature(args.signature)
     _check_output(args.output)

@@ -1,0 +1,12 @@
+"""The `autograph` command line (docs/cli.md): `command.main` is the entry point, one
+module per job: reading inputs (`source`, `limits`), converting a file (`convert`, with
+`keep`, `positions`, `skipped`, `valid`), folders and their units (`tree`, `units`,
+`parallel`), writing outputs (`output`), and `autograph graph` (`graph`, `signature`,
+`render`). Importing the package imports nothing else."""
+
+
+def main(argv=None):
+    """`autograph ...` (the console script): `command.main`, imported when called."""
+    from autograph_py.cli.command import main as run
+
+    return run(argv)
