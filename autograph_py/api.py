@@ -18,15 +18,15 @@ from autograph_py import (  # noqa: F401,E501
     source_map,
     summary,
 )
-from autograph_py.concrete_function import ConcreteFunction
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
 from autograph_py.converters.errors import ConversionError
 from autograph_py.directives import autograph, set_element_type, set_loop_options
-from autograph_py.function import Function, function
 from autograph_py.runtime import data as _data
 from autograph_py.runtime import errors as _runtime_errors
 from autograph_py.runtime.public_api import *  # noqa: F401,F403
 from autograph_py.runtime.public_api import __all__ as _runtime_all
+from autograph_py.tracing.concrete_function import ConcreteFunction
+from autograph_py.tracing.function import Function, function
 
 # Ops created by converted code (and by this package) are located at the user's line.
 _runtime_errors.add_library_dir(__file__)

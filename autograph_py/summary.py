@@ -62,7 +62,7 @@ def _graph_of(fn, args, kwargs):
         if not callable(fn):
             raise TypeError(f"write_graph: expected a function or a traced graph, got "
                             f"{type(fn).__name__}")
-        from autograph_py.function import function
+        from autograph_py.tracing.function import function
 
         fn = function(fn)
     return fn.get_concrete_function(*args, **kwargs).graph

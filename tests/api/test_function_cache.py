@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import autograph_py as ag
-from autograph_py.function_cache import FunctionCache
-from autograph_py.trace_key import is_subtype
+from autograph_py.tracing.function_cache import FunctionCache
+from autograph_py.tracing.trace_key import is_subtype
 
 
 def _scale(x, k):

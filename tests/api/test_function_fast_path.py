@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import autograph_py as ag
-from autograph_py.trace_key import call_key, eager_call_key
+from autograph_py.tracing.trace_key import call_key, eager_call_key
 
 
 def _same(got, want):

@@ -12,8 +12,8 @@ from autograph_py.runtime.operators.trace_warnings import TraceTimeSideEffectWar
 from autograph_py.runtime.operators.unrolling import UNROLL_WARNING_THRESHOLD, UnrolledLoopWarning
 
 import autograph_py as ag
-from autograph_py.function import RETRACE_WARNING_THRESHOLD
-from autograph_py.retrace_warnings import RetracingWarning
+from autograph_py.tracing.function import RETRACE_WARNING_THRESHOLD
+from autograph_py.tracing.retrace_warnings import RetracingWarning
 
 
 def _calls_until_warning(f, calls):

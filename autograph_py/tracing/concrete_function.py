@@ -24,7 +24,7 @@ from autograph_py.runtime.gradients.function_call import call_graph
 from autograph_py.runtime.recording import EAGER_CONTEXT
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, immutable, to_array
 from autograph_py.runtime.xla import require_jax
-from autograph_py.trace_key import is_tensor_like, spec_of
+from autograph_py.tracing.trace_key import is_tensor_like, spec_of
 
 
 class ConcreteFunction:

@@ -16,11 +16,11 @@ Contract: `trace(fn, name, params, values, specs, number)`:
 
 import contextlib
 
-from autograph_py.concrete_function import ConcreteFunction
 from autograph_py.runtime import context, lifting, nest
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.tensor import SymbolicTensor, Tensor
-from autograph_py.trace_key import is_tensor_like
+from autograph_py.tracing.concrete_function import ConcreteFunction
+from autograph_py.tracing.trace_key import is_tensor_like
 
 
 def trace(fn, name, params, values, specs, number):

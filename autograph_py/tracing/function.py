@@ -45,15 +45,16 @@ import weakref
 
 import numpy as np
 
-from autograph_py import config, tracing
+from autograph_py import config
 from autograph_py.conversion import to_graph
 from autograph_py.converters.errors import ConversionError
-from autograph_py.function_cache import FunctionCache
-from autograph_py.retrace_warnings import RetraceLog, RetracingWarning
 from autograph_py.runtime import context, nest
 from autograph_py.runtime.tensor import EagerTensor, to_array
 from autograph_py.runtime.tensor_spec import TensorSpec
-from autograph_py.trace_key import (
+from autograph_py.tracing import trace as tracing
+from autograph_py.tracing.function_cache import FunctionCache
+from autograph_py.tracing.retrace_warnings import RetraceLog, RetracingWarning
+from autograph_py.tracing.trace_key import (
     EAGER_KEY_FUNCTIONS,
     FAST_CALLS,
     MISS,

@@ -15,7 +15,7 @@ Contract (TensorFlow's function cache, DESIGN.md §5):
   not); `add` is called under the owning Function's trace lock.
 """
 
-from autograph_py.trace_key import is_subtype, specificity
+from autograph_py.tracing.trace_key import is_subtype, specificity
 
 _MAX_RESOLVED = 1024  # remembered answers; beyond, the memo starts over (bounded memory)
 
