@@ -24,9 +24,9 @@ import inspect
 
 from autograph_py.runtime import context, dtypes, nest
 from autograph_py.runtime import shape_invariants as shape_invariants_lib
-from autograph_py.runtime.executor import call_subgraph, forwarded_input, subgraph_runner
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.plan.executor import call_subgraph, forwarded_input, subgraph_runner
 from autograph_py.runtime.registry import OpDef, apply, register
 from autograph_py.runtime.tensor import EagerTensor, Tensor, is_symbolic
 

@@ -7,7 +7,8 @@ values, and subgraphs run through the executor's plans. `ValuesContext(values)` 
 whose reads of some Variables give given values.
 """
 
-from autograph_py.runtime import context, executor
+from autograph_py.runtime import context
+from autograph_py.runtime.plan import executor
 
 
 def record(opdef, inputs, attrs, outputs):

@@ -16,8 +16,8 @@ Contract:
 
 import numpy as np
 from autograph_py.runtime import context, nest
-from autograph_py.runtime.executor import Plan, run_subgraph
 from autograph_py.runtime.graph import Operation, get_default_graph
+from autograph_py.runtime.plan.executor import Plan, run_subgraph
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, immutable, to_array
 
 

@@ -19,8 +19,8 @@ import numpy as np
 
 from autograph_py.runtime import nest
 from autograph_py.runtime.dtypes import as_dtype
-from autograph_py.runtime.executor import Plan
 from autograph_py.runtime.gradients.function_call import call_graph
+from autograph_py.runtime.plan.executor import Plan
 from autograph_py.runtime.recording import EAGER_CONTEXT
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, immutable, to_array
 from autograph_py.runtime.xla import require_jax

@@ -20,13 +20,13 @@ Contract:
 """
 
 from autograph_py.runtime import context
-from autograph_py.runtime.executor import Plan, subgraph_plan
 from autograph_py.runtime.gradients.engine import is_differentiable, variables_read_inside
 from autograph_py.runtime.gradients.inline import inline_graph
 from autograph_py.runtime.gradients.symbolic import gradients
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.ops.creation_ops import zeros_like
 from autograph_py.runtime.ops.math_ops import add
+from autograph_py.runtime.plan.executor import Plan, subgraph_plan
 from autograph_py.runtime.recording import ValuesContext
 from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
 

@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from autograph_py.runtime import dtypes
 from autograph_py.runtime.control_flow import cond, while_loop
-from autograph_py.runtime.executor import run_subgraph
 from autograph_py.runtime.graph import FuncGraph, Graph
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.plan.executor import run_subgraph
 from autograph_py.runtime.recording import EAGER_CONTEXT
 from autograph_py.runtime.session import Session
 from autograph_py.runtime.tensor import SymbolicTensor

@@ -14,13 +14,13 @@ import pytest
 from autograph_py.runtime import dtypes
 from autograph_py.runtime.control_flow import cond
 from autograph_py.runtime.errors import InvalidArgumentError, OpError
-from autograph_py.runtime.executor import Plan
 from autograph_py.runtime.graph import Graph, name_scope
 from autograph_py.runtime.ops import infer
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.array_ops import unstack
 from autograph_py.runtime.ops.core import constant, placeholder
 from autograph_py.runtime.ops.reduction_ops import reduce_sum
+from autograph_py.runtime.plan.executor import Plan
 from autograph_py.runtime.registry import OpDef, apply, register, registered_names
 from autograph_py.runtime.session import Session
 

@@ -1,5 +1,5 @@
 """Rank-0 integers and bools held as Python scalars in compiled plans
-(runtime/plan_python_scalars.py): staged loops keep every semantic of the kernels.
+(runtime/plan/python_scalars.py): staged loops keep every semantic of the kernels.
 
 Oracles: the same function on numpy scalars (which wrap as the kernels do) or as plain
 Python where nothing overflows, numpy's own IndexError, the kernels' ZeroDivisionError.
@@ -13,7 +13,7 @@ import re
 import numpy as np
 import pytest
 from autograph_py.runtime import registry
-from autograph_py.runtime.plan_python_scalars import scalar_view
+from autograph_py.runtime.plan.python_scalars import scalar_view
 
 import autograph_py as ag
 from tests.api.modes import MODES, run_mode

@@ -1,5 +1,5 @@
-"""The compiled plan's fast paths give what the kernels give (runtime/plan_expressions.py,
-runtime/plan_source.py): operators on rank-0 numbers (integer wraparound, integer division
+"""The compiled plan's fast paths give what the kernels give (runtime/plan/expressions.py,
+runtime/plan/source.py): operators on rank-0 numbers (integer wraparound, integer division
 by zero, NaN and inf, result dtypes), direct scalar indexing, and If/While inlined as
 Python `if`/`while`.
 

@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 from autograph_py.runtime import dtypes, session
-from autograph_py.runtime.executor import MissingFeedError
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.plan.executor import MissingFeedError
 from autograph_py.runtime.session import Session
 from autograph_py.runtime.variables import Variable
 

@@ -14,10 +14,10 @@ Contract:
   Run contexts (a Session, the eager context) take it as their `run_subgraph` method.
   `subgraph_runner(ctx, graph)` gives a callable for running one subgraph many times.
 
-How a plan runs: one generated Python function `run(ctx, feeds)` (runtime/plan_source.py),
-scheduled by runtime/plan_schedule.py: a line per op on local variables named after the
+How a plan runs: one generated Python function `run(ctx, feeds)` (runtime/plan/source.py),
+scheduled by runtime/plan/schedule.py: a line per op on local variables named after the
 ops that make them, operators instead of kernel calls on rank-0 numbers and direct
-indexing for scalar indices (runtime/plan_expressions.py), `If`/`While` inlined as
+indexing for scalar indices (runtime/plan/expressions.py), `If`/`While` inlined as
 Python `if`/`while`, element-wise ufuncs writing into dying buffers, a `del` after the
 last reader of each intermediate array, and one `try/except` that maps the failing line
 back to its op for the error. Subgraph plans (`subgraph_plan`) still exist: the `While`
@@ -28,8 +28,8 @@ from functools import partial
 
 from autograph_py.runtime.errors import InvalidArgumentError, format_location
 from autograph_py.runtime.graph_walk import ops_reaching
-from autograph_py.runtime.plan_schedule import Namer, Step, forwarded_input, schedule
-from autograph_py.runtime.plan_source import compile_plan
+from autograph_py.runtime.plan.schedule import Namer, Step, forwarded_input, schedule
+from autograph_py.runtime.plan.source import compile_plan
 
 __all__ = ["MissingFeedError", "Plan", "Step", "call_subgraph", "forwarded_input",
            "run_subgraph", "subgraph_plan", "subgraph_runner"]

@@ -48,7 +48,7 @@ class Expression(NamedTuple):
     source: str
     pure: bool  # it cannot raise and has no effect: it may be folded into its reader
     # An integer result that may be outside its dtype's range until wrapped (Python ints,
-    # runtime/plan_python_scalars.py)
+    # runtime/plan/python_scalars.py)
     unwrapped: bool = False
     # What to evaluate instead when `source` raises IndexError (numpy's own error)
     fallback: str | None = None

@@ -7,16 +7,16 @@ Each step is one statement on local variables named after the ops:
   attributes as keyword literals (or named constants), `ctx` first for kernels that need
   it; `Const` values are globals (rank-0 floats as numpy scalars, rank-0 integers and
   bools as literals);
-- or an expression that gives the kernel's result (runtime/plan_expressions.py: operators
+- or an expression that gives the kernel's result (runtime/plan/expressions.py: operators
   on rank-0 numbers, direct indexing, Identity as its input); a pure one read only by
   the next statement is folded into it. Rank-0 integers and bools are held as Python
-  scalars (runtime/plan_python_scalars.py: wrapped to their dtype where their bounds can
+  scalars (runtime/plan/python_scalars.py: wrapped to their dtype where their bounds can
   leave it, converted to numpy only where a kernel reads them and where they are
   returned); an element of an outer rank-1 integer array read in a loop is read through
-  a `scalar_view` (runtime/plan_control.py), numpy's IndexError on a miss;
+  a `scalar_view` (runtime/plan/control.py), numpy's IndexError on a miss;
 - or a bare ufunc call, writing into a dying input the plan allocated (`out=`) when it
   has the output's static shape and dtype; a chain of them on a large array becomes one
-  blocked loop (runtime/plan_fusion.py);
+  blocked loop (runtime/plan/fusion.py);
 - `If` and `While` are inlined: a Python `if`/`else` and `while` running their subgraphs'
   steps in this same function, the subgraphs' inputs aliasing the outer values (no plan
   call, no list per iteration). The `While` kernel itself (and so its gradient, which runs
@@ -38,8 +38,8 @@ import numpy as np
 from autograph_py.runtime import blas_threads
 from autograph_py.runtime.errors import InvalidArgumentError, OpError, format_location, op_error
 from autograph_py.runtime.errstate import IGNORE_ALL, reset_errstate, set_errstate
-from autograph_py.runtime.plan_control import IFS, WHILES, ControlFlowWriter
-from autograph_py.runtime.plan_expressions import (
+from autograph_py.runtime.plan.control import IFS, WHILES, ControlFlowWriter
+from autograph_py.runtime.plan.expressions import (
     GLOBALS,
     OPERATORS,
     Expression,
@@ -47,9 +47,9 @@ from autograph_py.runtime.plan_expressions import (
     is_number_scalar,
     single_index,
 )
-from autograph_py.runtime.plan_fusion import chain, fused_calls, fusible_run, ufunc_of
-from autograph_py.runtime.plan_python_scalars import GLOBALS as PYTHON_GLOBALS
-from autograph_py.runtime.plan_python_scalars import (
+from autograph_py.runtime.plan.fusion import chain, fused_calls, fusible_run, ufunc_of
+from autograph_py.runtime.plan.python_scalars import GLOBALS as PYTHON_GLOBALS
+from autograph_py.runtime.plan.python_scalars import (
     RING_OPS,
     dtype_range,
     has_python_form,
@@ -160,7 +160,7 @@ class _Writer(ControlFlowWriter):
         self.pending = {}  # name -> (source, op): pure expressions folded into their reader
         self.depth = {}  # name -> how many folded expressions its pending source nests
         # Rank-0 integers and bools, held as Python scalars: name -> numpy dtype
-        # (runtime/plan_python_scalars.py); every reader converts by this designation.
+        # (runtime/plan/python_scalars.py); every reader converts by this designation.
         self.python = {}
         # pending integer expressions not yet wrapped to their dtype -> their bounds
         self.unwrapped = {}
@@ -236,7 +236,7 @@ class _Writer(ControlFlowWriter):
             i += 1
 
     def fused(self, run, indent):
-        """A chain of element-wise steps (runtime/plan_fusion.py) as one blocked loop
+        """A chain of element-wise steps (runtime/plan/fusion.py) as one blocked loop
         filling the last step's array, in place of the source when the source is a
         buffer of this plan that dies at the first step."""
         self.ops += [step.op for step in run]

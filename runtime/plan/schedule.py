@@ -5,7 +5,7 @@ Contract: `schedule(ops, names, namer, fetch_tensors, ...)` gives the `Step`s ru
 `ops` in order and the names of the fetched values; `Namer` hands out readable, unique
 Python identifiers (values after their ops, kernels after their op types);
 `forwarded_input(graph)` recognizes a rotated loop's condition graph. Used for a whole
-plan (runtime/executor.py) and for each subgraph inlined into it (runtime/plan_source.py).
+plan (runtime/plan/executor.py) and for each subgraph inlined into it (runtime/plan/source.py).
 """
 
 import keyword
@@ -13,8 +13,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from autograph_py.runtime.plan_expressions import static_kernel
-from autograph_py.runtime.plan_python_scalars import GLOBALS as PYTHON_GLOBALS
+from autograph_py.runtime.plan.expressions import static_kernel
+from autograph_py.runtime.plan.python_scalars import GLOBALS as PYTHON_GLOBALS
 
 # Names the generated function uses itself; values and kernels never take them.
 _RESERVED = frozenset({"run", "ctx", "feeds", "e", "OpError", "failed", "errstate",

@@ -1,6 +1,6 @@
 """Inlining `If` and `While` into a plan's generated function.
 
-Contract: `ControlFlowWriter` is the part of the plan writer (runtime/plan_source.py)
+Contract: `ControlFlowWriter` is the part of the plan writer (runtime/plan/source.py)
 that writes an `If` step as a Python `if`/`else` and a `While` step as a Python `while`
 whose blocks run the subgraphs' steps, scheduled with the writer's namer so their values
 are locals of the same function:
@@ -21,8 +21,8 @@ scalars), `operand(name, indent, python)` and `views`.
 from collections import Counter
 
 from autograph_py.runtime.graph_walk import ops_reaching
-from autograph_py.runtime.plan_python_scalars import is_python_scalar
-from autograph_py.runtime.plan_schedule import forwarded_input, schedule
+from autograph_py.runtime.plan.python_scalars import is_python_scalar
+from autograph_py.runtime.plan.schedule import forwarded_input, schedule
 
 IFS = frozenset({"If", "StatefulIf"})
 SCALAR_INDEXING = frozenset({"GatherV2", "StridedSlice"})
