@@ -2,7 +2,7 @@
 
 Contract of `to_graph_def(graph) -> GraphDef` (the `tensorboard` package's own protobuf
 classes; TensorFlow is not needed):
-- One `NodeDef` per op, nested ops included (the structure of `runtime.graph_view`): an
+- One `NodeDef` per op, nested ops included (the structure of `runtime.views.view`): an
   op inside a subgraph is named by its path, `While/body/If/then/Add`, so TensorBoard
   draws each `If` branch and `While` cond/body as a name scope inside the op's scope.
 - `op` is our op type; `input` lists the edges that the DOT picture draws: data inputs,
@@ -25,9 +25,9 @@ from tensorboard.compat.proto import (
 )
 
 from autograph_py.runtime.dtypes import DType, as_dtype
-from autograph_py.runtime.graph_text import format_value
-from autograph_py.runtime.graph_view import view
 from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.views.text import format_value
+from autograph_py.runtime.views.view import view
 
 _DATA_TYPES = {"float16": types_pb2.DT_HALF, "float32": types_pb2.DT_FLOAT,
                "float64": types_pb2.DT_DOUBLE, "int8": types_pb2.DT_INT8,

@@ -7,14 +7,7 @@ Importing `autograph_py.runtime` registers every op and attaches the graph views
 `autograph_py` (DESIGN.md §2).
 """
 
-# Imported for their effect: control_flow, ops and variables register the ops; graph_dot,
-# graph_lint, graph_text and serialization attach their methods to Graph.
-from autograph_py.runtime import (  # noqa: F401
-    control_flow,
-    graph_dot,
-    graph_lint,
-    graph_text,
-    ops,
-    serialization,
-    variables,
-)
+# Imported for their effect: control_flow, ops and variables register the ops; the views
+# (dot, lint, text, serialization) attach their methods to Graph.
+from autograph_py.runtime import control_flow, ops, variables  # noqa: F401
+from autograph_py.runtime.views import dot, lint, serialization, text  # noqa: F401

@@ -11,8 +11,8 @@ Contract:
 - Stateful ops are listed in `stateful_ops` in program order: executors run them even
   when no fetch needs them inside function and body graphs (DESIGN.md §3).
 - The views of a graph are methods attached by the modules that make them, which sit
-  above this one: `as_text()` / `str()` (graph_text), `lint()` (graph_lint),
-  `as_dict()` / `Graph.from_dict()` (serialization), `to_dot()` (graph_dot). Importing
+  above this one: `as_text()` / `str()` (views.text), `lint()` (views.lint),
+  `as_dict()` / `Graph.from_dict()` (views.serialization), `to_dot()` (views.dot). Importing
   `autograph_py.runtime` attaches them all.
 """
 

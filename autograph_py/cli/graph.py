@@ -181,7 +181,7 @@ def _active_lines():
 
 
 def _all_ops(graph):
-    from autograph_py.runtime.graph_view import subgraphs
+    from autograph_py.runtime.views.view import subgraphs
 
     for op in graph.get_operations():
         yield op

@@ -1,4 +1,4 @@
-"""runtime.graph_lint: well-formed graphs pass, each kind of corruption is named.
+"""runtime.views.lint: well-formed graphs pass, each kind of corruption is named.
 
 The graph API cannot build malformed graphs, so the tests corrupt built graphs by hand.
 """

@@ -11,15 +11,15 @@ from autograph_py.runtime.ops import infer
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.core import constant, identity, placeholder
 from autograph_py.runtime.registry import OpDef, apply, register, registered_names
-from autograph_py.runtime.serialization import (
+from autograph_py.runtime.session import Session
+from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.variables import Variable
+from autograph_py.runtime.views.serialization import (
     decode_array,
     encode_array,
     graph_from_dict,
     graph_to_dict,
 )
-from autograph_py.runtime.session import Session
-from autograph_py.runtime.shapes import TensorShape
-from autograph_py.runtime.variables import Variable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp

@@ -1,4 +1,4 @@
-"""The printed form of graphs (runtime.graph_text)."""
+"""The printed form of graphs (runtime.views.text)."""
 
 import numpy as np
 from autograph_py.runtime import dtypes

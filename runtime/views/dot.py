@@ -21,8 +21,8 @@ import os
 import re
 
 from autograph_py.runtime.graph import FuncGraph, Graph
-from autograph_py.runtime.graph_text import format_op, format_type, format_value
-from autograph_py.runtime.graph_view import count_ops, subgraphs, view
+from autograph_py.runtime.views.text import format_op, format_type, format_value
+from autograph_py.runtime.views.view import count_ops, subgraphs, view
 
 FONT = "Helvetica"
 _CLUSTER_FILL = {"If": "#fff6d5", "While": "#e3effc"}
