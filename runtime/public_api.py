@@ -29,8 +29,8 @@ from autograph_py.runtime.dtypes import (
     uint8,
 )
 from autograph_py.runtime.errors import InvalidArgumentError, OpError
-from autograph_py.runtime.gradients.grad_ops import stop_gradient
 from autograph_py.runtime.gradients.symbolic import gradients
+from autograph_py.runtime.gradients.tape import GradientTape
 from autograph_py.runtime.graph import (
     Graph,
     Operation,
@@ -55,7 +55,13 @@ from autograph_py.runtime.ops.array_ops import (
     where,
 )
 from autograph_py.runtime.ops.check_ops import Assert
-from autograph_py.runtime.ops.core import constant, convert_to_tensor, identity, placeholder
+from autograph_py.runtime.ops.core import (
+    constant,
+    convert_to_tensor,
+    identity,
+    placeholder,
+    stop_gradient,
+)
 from autograph_py.runtime.ops.creation_ops import fill, ones, ones_like, zeros, zeros_like
 from autograph_py.runtime.ops.creation_ops import range_ as range  # noqa: A004
 from autograph_py.runtime.ops.indexing import strided_slice
@@ -119,7 +125,6 @@ from autograph_py.runtime.ops.unary_math_ops import (
 from autograph_py.runtime.ops.unary_math_ops import round as round  # noqa: A004
 from autograph_py.runtime.session import Session
 from autograph_py.runtime.shapes import TensorShape
-from autograph_py.runtime.tape import GradientTape
 from autograph_py.runtime.tensor import Tensor, is_tensor
 from autograph_py.runtime.tensor_array import TensorArray
 from autograph_py.runtime.tensor_spec import TensorSpec

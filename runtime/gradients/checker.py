@@ -14,10 +14,10 @@ Gradients that do not flow come back as None.
 
 import numpy as np
 from autograph_py.runtime.gradients.symbolic import gradients
+from autograph_py.runtime.gradients.tape import GradientTape
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops.core import constant, placeholder
 from autograph_py.runtime.session import Session
-from autograph_py.runtime.tape import GradientTape
 from autograph_py.runtime.tensor import EagerTensor
 
 

@@ -1,8 +1,6 @@
 """Ops that gradient rules need and the op library does not offer.
 
-Contract:
-- `stop_gradient(x)`: the identity, through which no gradient flows (`StopGradient` has no
-  grad rule, so tapes do not even record it).
+Contract (`stop_gradient`, a forward op, is in `ops.core`):
 - `unbroadcast(grad, like)`: `grad` summed over the axes along which `like` was broadcast,
   so it has `like`'s shape. `broadcast_like(grad, like)`: the reverse. Both are ops
   (`SumToShapeOf`, `BroadcastToShapeOf`) taking `like` as an input, so they work when
@@ -12,7 +10,6 @@ Contract:
 """
 
 import numpy as np
-from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
 
 
@@ -35,14 +32,8 @@ def _broadcast_to_shape(x, like):
     return x if x.shape == like.shape else np.broadcast_to(x, like.shape)
 
 
-register(OpDef("StopGradient", lambda x: x, lambda x: (x.shape, x.dtype)))
 register(OpDef("SumToShapeOf", _sum_to_shape, _like_infer))
 register(OpDef("BroadcastToShapeOf", _broadcast_to_shape, _like_infer))
-
-
-def stop_gradient(x, name=None):
-    """`x`, with no gradient flowing back through it (like `tf.stop_gradient`)."""
-    return apply("StopGradient", [convert_to_tensor(x)], op_name=name)
 
 
 def _same_static_shape(a, b):

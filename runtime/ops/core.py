@@ -132,6 +132,16 @@ def identity(x, name=None):
     return apply("Identity", [convert_to_tensor(x)], op_name=name)
 
 
+# The identity through which no gradient flows: `StopGradient` has no gradient rule, so
+# tapes do not even record it.
+register(OpDef("StopGradient", lambda x: x, lambda x: (x.shape, x.dtype)))
+
+
+def stop_gradient(x, name=None):
+    """`x`, with no gradient flowing back through it (like `tf.stop_gradient`)."""
+    return apply("StopGradient", [convert_to_tensor(x)], op_name=name)
+
+
 def _is_scalar_like(value):
     return isinstance(value, (int, float, bool, np.generic)) or (
         isinstance(value, (list, tuple)) and not holds_tensor(value))

@@ -24,7 +24,12 @@ from autograph_py.runtime.ops import infer
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops import reduction_ops as r
 from autograph_py.runtime.ops.array_ops import squeeze, where
-from autograph_py.runtime.ops.core import convert_to_tensor, identity, same_dtype_tensors
+from autograph_py.runtime.ops.core import (
+    convert_to_tensor,
+    identity,
+    same_dtype_tensors,
+    stop_gradient,
+)
 from autograph_py.runtime.ops.creation_ops import zeros_like
 from autograph_py.runtime.ops.einsum_equation import ELLIPSIS, parse
 from autograph_py.runtime.ops.unary_math_ops import is_finite
@@ -96,9 +101,6 @@ def einsum(equation, *inputs, **kwargs):
 
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(input_tensor))) over `axis`, without overflow."""
-    # Imported here: the gradients package imports the op library this module is part of.
-    from autograph_py.runtime.gradients.grad_ops import stop_gradient
-
     x = convert_to_tensor(input_tensor)
     infer.require_specs(infer.FLOAT, x)
     top = r.reduce_max(x, axis=axis, keepdims=True)

@@ -10,6 +10,7 @@ from autograph_py.runtime import dtypes
 from autograph_py.runtime.control_flow import cond, while_loop
 from autograph_py.runtime.gradients.checker import graph_gradients, numerical_gradients
 from autograph_py.runtime.gradients.symbolic import gradients
+from autograph_py.runtime.gradients.tape import GradientTape
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.array_ops import concat, shape
@@ -17,7 +18,6 @@ from autograph_py.runtime.ops.core import placeholder
 from autograph_py.runtime.ops.logging_ops import print_
 from autograph_py.runtime.ops.reduction_ops import reduce_sum
 from autograph_py.runtime.session import Session
-from autograph_py.runtime.tape import GradientTape
 from autograph_py.runtime.variables import Variable
 
 

@@ -8,12 +8,12 @@ from autograph_py.runtime import dtypes
 from autograph_py.runtime.control_flow import cond, while_loop
 from autograph_py.runtime.gradients.checker import numerical_gradients, tape_gradients
 from autograph_py.runtime.gradients.function_call import call_graph
+from autograph_py.runtime.gradients.tape import GradientTape
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.core import constant
 from autograph_py.runtime.ops.logging_ops import print_
 from autograph_py.runtime.ops.reduction_ops import reduce_sum
-from autograph_py.runtime.tape import GradientTape
 from autograph_py.runtime.variables import Variable
 
 

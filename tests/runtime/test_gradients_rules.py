@@ -13,15 +13,15 @@ from autograph_py.runtime.gradients.checker import (
     numerical_gradients,
     tape_gradients,
 )
-from autograph_py.runtime.gradients.grad_ops import broadcast_like, stop_gradient, unbroadcast
+from autograph_py.runtime.gradients.grad_ops import broadcast_like, unbroadcast
+from autograph_py.runtime.gradients.tape import GradientTape
 from autograph_py.runtime.ops import array_ops as a
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops import nn_ops as nn
 from autograph_py.runtime.ops import reduction_ops as r
-from autograph_py.runtime.ops.core import constant
+from autograph_py.runtime.ops.core import constant, stop_gradient
 from autograph_py.runtime.ops.creation_ops import fill
 from autograph_py.runtime.ops.indexing import strided_slice
-from autograph_py.runtime.tape import GradientTape
 
 
 def normal(*shape):

@@ -6,14 +6,13 @@ import autograph_py.runtime.tensor_operators  # noqa: F401  (Python operators on
 import numpy as np
 import pytest
 from autograph_py.runtime import context, dtypes
-from autograph_py.runtime.gradients.grad_ops import stop_gradient
+from autograph_py.runtime.gradients.tape import GradientTape
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.array_ops import cast
-from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.ops.core import constant, placeholder, stop_gradient
 from autograph_py.runtime.ops.reduction_ops import reduce_sum
 from autograph_py.runtime.session import Session
-from autograph_py.runtime.tape import GradientTape
 from autograph_py.runtime.variables import Variable
 
 
