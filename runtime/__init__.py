@@ -7,7 +7,8 @@ Importing `autograph_py.runtime` registers every op and attaches the graph views
 `autograph_py` (DESIGN.md §2).
 """
 
-# Imported for their effect: control_flow, ops and variables register the ops; the views
-# (dot, lint, text, serialization) attach their methods to Graph.
-from autograph_py.runtime import control_flow, ops, variables  # noqa: F401
+# Imported for their effect: control_flow, ops and variables register the ops;
+# tensor_operators attaches Tensor's Python operators; the views (dot, lint, text,
+# serialization) attach their methods to Graph.
+from autograph_py.runtime import control_flow, ops, tensor_operators, variables  # noqa: F401
 from autograph_py.runtime.views import dot, lint, serialization, text  # noqa: F401

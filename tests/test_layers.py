@@ -95,7 +95,8 @@ def violations(root):
 def module_dependencies(root):
     """{module: {module it imports: first line}} over our modules. `from p import x` is
     an import of the module `p.x` when there is one, else of `p`; importing a package's
-    submodule does not count as importing the package's `__init__`."""
+    submodule also imports the `__init__` of each package above it that Python runs then
+    (not those of the importing module's own packages, which run before it)."""
     paths = {module_name(root, path): path
              for folder in PACKAGES for path in sorted((root / folder).rglob("*.py"))}
 
@@ -121,10 +122,19 @@ def module_dependencies(root):
                            else ours(base) for alias in node.names]
             else:
                 continue
+            own_packages = _packages_above(module) | {module}
             for target in targets:
-                if target is not None and target != module:
-                    deps.setdefault(target, node.lineno)
+                if target is None:
+                    continue
+                for runs in [target, *sorted(_packages_above(target) & set(paths))]:
+                    if runs not in own_packages:
+                        deps.setdefault(runs, node.lineno)
     return found
+
+
+def _packages_above(module):
+    parts = module.split(".")
+    return {".".join(parts[:i]) for i in range(1, len(parts))}
 
 
 def import_cycles(root):
@@ -176,6 +186,23 @@ def test_a_deliberate_cycle_is_reported_even_through_a_function(tmp_path):
     (tmp_path / "runtime" / "high.py").write_text("from autograph_py.runtime import low\n")
     (tmp_path / "runtime" / "other.py").write_text("from autograph_py.runtime.low import f\n")
     assert import_cycles(tmp_path) == [["autograph_py.runtime.high", "autograph_py.runtime.low"]]
+
+
+def test_a_cycle_through_a_package_init_is_reported(tmp_path):
+    # Importing `runtime.ops.sub` runs `runtime/ops/__init__.py`, which imports `high`:
+    # the cycle Python executed between the op library and `tensor_operators`.
+    empty_checkout(tmp_path)
+    (tmp_path / "runtime" / "ops").mkdir()
+    (tmp_path / "runtime" / "ops" / "__init__.py").write_text(
+        "from autograph_py.runtime import high\n")
+    (tmp_path / "runtime" / "ops" / "sub.py").write_text("X = 1\n")
+    (tmp_path / "runtime" / "high.py").write_text("from autograph_py.runtime.ops.sub import X\n")
+    assert import_cycles(tmp_path) == [["autograph_py.runtime.high", "autograph_py.runtime.ops"]]
+    # A module's own packages run before it: `sub` importing its sibling is no cycle.
+    (tmp_path / "runtime" / "ops" / "__init__.py").write_text("from . import sub\n")
+    (tmp_path / "runtime" / "ops" / "other.py").write_text(
+        "from autograph_py.runtime.ops.sub import X\n")
+    assert import_cycles(tmp_path) == []
 
 
 def test_no_module_crosses_the_layer_rules():

@@ -1,7 +1,7 @@
-"""The op library. Importing this package registers every op's row in the registry and
-attaches the Python operators to Tensor (they call these ops)."""
+"""The op library. Importing this package registers every op's row in the registry (the
+Python operators of Tensor, which call these ops, are attached by
+`runtime.tensor_operators`, above this package, which `autograph_py.runtime` imports)."""
 
-from autograph_py.runtime import tensor_operators  # noqa: F401
 from autograph_py.runtime.ops import (  # noqa: F401
     array_ops,
     bound_check,
