@@ -60,7 +60,7 @@ from autograph_py.runtime.context import state as _thread_state
 from autograph_py.runtime.operators.backends import PLAIN, backend_for, never_claims
 from autograph_py.runtime.tensor import Tensor
 from autograph_py.runtime.variables import Variable
-from autograph_py.runtime.xla import trace_probe
+from autograph_py.runtime.xla import jax_internals
 
 
 def _jax_tracing_once_imported():
@@ -68,7 +68,7 @@ def _jax_tracing_once_imported():
     jax = sys.modules.get("jax")
     if jax is None or not hasattr(jax, "core"):  # not while jax is being imported
         return False
-    _jax_tracing[0] = trace_probe.make_probe()
+    _jax_tracing[0] = jax_internals.trace_probe()
     return _jax_tracing[0]()
 
 

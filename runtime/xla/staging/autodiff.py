@@ -10,18 +10,8 @@ function already compiled by `jax.jit` reuses the jit's trace, made without auto
 differentiate first (`jax.jit(jax.grad(f))`, what `ag.jax.grad` gives under `jax.jit`).
 """
 
-_AUTODIFF_TRACES = ("JVPTrace", "LinearizeTrace")
+from autograph_py.runtime.xla.jax_internals import autodiff_active
 
 
 def active():
-    try:
-        from jax._src import core  # noqa: PLC0415  (no public API tells the trace stack)
-
-        trace = core.trace_ctx.trace
-    except (ImportError, AttributeError):
-        return True
-    while trace is not None:
-        if type(trace).__name__ in _AUTODIFF_TRACES:
-            return True
-        trace = getattr(trace, "parent_trace", None)
-    return False
+    return autodiff_active()

@@ -24,29 +24,41 @@ Contract:
 """
 
 import contextlib
+import threading
 
 import jax
 import jax.numpy as jnp
 import numpy as np
 from autograph_py.runtime.xla import lax_control
+from autograph_py.runtime.xla.jax_internals import LOOP_PRIMITIVES, calls_host
 from jax import lax
 
 _SCOPE = "autograph_guarded_step"  # the name scope marking what the guard protects
-_LOOPS = ("while", "scan")
-_stack = []  # the guard of the innermost guarded step, or None where it does not apply
+
+
+class _Guards(threading.local):
+    """This thread's guards: the innermost guarded step's, or None where it does not
+    apply (two threads tracing at once each have their own)."""
+
+    def __init__(self):
+        self.stack = []
+
+
+_guards = _Guards()
 
 
 def take():
-    return _stack[-1] if _stack else None
+    stack = _guards.stack
+    return stack[-1] if stack else None
 
 
 @contextlib.contextmanager
 def _holding(guard):
-    _stack.append(guard)
+    _guards.stack.append(guard)
     try:
         yield
     finally:
-        _stack.pop()
+        _guards.stack.pop()
 
 
 def suspended():
@@ -111,11 +123,11 @@ def _any_eqn(eqn, predicate):
 
 
 def _calls_host(eqn):
-    return _any_eqn(eqn, lambda e: "callback" in e.primitive.name or bool(e.effects))
+    return _any_eqn(eqn, calls_host)
 
 
 def _loops(eqn):
-    return _any_eqn(eqn, lambda e: e.primitive.name in _LOOPS)
+    return _any_eqn(eqn, lambda e: e.primitive.name in LOOP_PRIMITIVES)
 
 
 def switch_index(go, pred):
