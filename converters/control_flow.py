@@ -6,7 +6,7 @@ becomes closures plus one operator call (docs/architecture.md has the protocol):
     def get_state(): return (x,)            # the symbols the statement produces
     def set_state(vars_): nonlocal x; (x,) = vars_
     def if_body(): nonlocal x; ...          # bodies write through nonlocal
-    ag__.if_stmt(test, if_body, else_body, get_state, set_state, ('x',), 1)
+    ag__.if_stmt(test, if_body, else_body, get_state, set_state, ('x',))
 
 What is state comes from the analyses, run on the function as it is when this pass
 starts (after jumps were lowered):
@@ -430,9 +430,8 @@ class ControlFlowTransformer(Transformer):
         else:
             else_body = templates.replace_as_expression('lambda: None')
         call = self._call('ag__.if_stmt(test, if_body, else_body, get_state, set_state, '
-                          'symbol_names, nouts)', plan, test=node.test, if_body=if_body,
-                          else_body=else_body, get_state=get_state, set_state=set_state,
-                          nouts=gast.Constant(value=len(plan.state), kind=None))
+                          'symbol_names)', plan, test=node.test, if_body=if_body,
+                          else_body=else_body, get_state=get_state, set_state=set_state)
         return self._undefined(plan) + defs + call
 
     def _loop_options(self, node):

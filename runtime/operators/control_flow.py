@@ -38,8 +38,8 @@ def python_condition(value, statement):
 # --- if ---------------------------------------------------------------------------------
 
 
-def if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts):
-    """`if cond: body() else: orelse()`. Every symbol is an output (`nouts` is their count)."""
+def if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
+    """`if cond: body() else: orelse()`. Every symbol is an output."""
     cond = as_condition(cond)
     backend = backend_for(cond)
     if backend is not None:

@@ -62,7 +62,7 @@ def first_over(xs, limit):
         def else_body():
             nonlocal i
             i += 1
-        ag__.if_stmt(xs[i] > limit, if_body, else_body, get_state_1, set_state_1, ('<break flag>', 'i'), 2)
+        ag__.if_stmt(xs[i] > limit, if_body, else_body, get_state_1, set_state_1, ('<break flag>', 'i'))
     ag__.while_stmt(loop_test, loop_body, get_state, set_state, ('<break flag>', 'i'), {})
     return i"""  # noqa: E501 -- generated lines are as long as they are
 

@@ -112,7 +112,7 @@ def test_diff(run_cli, fixtures):
     assert lines[:2] == [f"--- {path}", f"+++ {path} (converted)"]
     assert f"+{IMPORT}" in lines
     # Each function stays as written (the fast path) and its conversion is added.
-    assert "+    __ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('x',), 1)" \
+    assert "+    __ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('x',))" \
         in lines
     assert not [line for line in lines[2:] if line.startswith("-")]  # nothing undecorated
     # The lines the diff shows as context are the original's, in order.

@@ -41,8 +41,7 @@ def _check_state(get_state, symbol_names):
         assert any('.' in name or '[' in name for name in symbol_names)
 
 
-def if_stmt(cond, if_body, else_body, get_state, set_state, symbol_names, nouts):
-    assert nouts == len(symbol_names)
+def if_stmt(cond, if_body, else_body, get_state, set_state, symbol_names):
     _check_state(get_state, symbol_names)
     (if_body if cond else else_body)()
 

@@ -77,7 +77,7 @@ _TEMPLATES = [
         x, y = vars_
         return f(a, *args, k=x[1:2], **kw) if a else (lambda: -1.5)()
     ''',
-    'ag__.if_stmt(cond, if_body, else_body, get_state, set_state, names, nouts)',
+    'ag__.if_stmt(cond, if_body, else_body, get_state, set_state, names)',
     'l = ag__.list_append(l, x)',
     'while not (a and b or c) and d < e <= f:\n    body',
     'for i, (j, k) in enumerate(items):\n    body\nelse:\n    pass',

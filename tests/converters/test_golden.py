@@ -20,7 +20,7 @@ def square_if_positive(x):
     def else_body():
         nonlocal x
         x = 0.0
-    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('x',), 1)
+    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ('x',))
     return x
 '''
 
@@ -49,7 +49,7 @@ def sum_even(items):
             nonlocal s
             s += c
         ag__.if_stmt(ag__.not_(c % 2 > 0), if_body, lambda: None, get_state_1, \
-set_state_1, ('s',), 1)
+set_state_1, ('s',))
     ag__.for_stmt(items, None, loop_body, get_state, set_state, ('s',), {})
     return s
 '''

@@ -41,7 +41,7 @@ def square_if_positive(x):
         nonlocal x
         x = 0.0
 
-    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("x",), 1)
+    ag__.if_stmt(x > 0, if_body, else_body, get_state, set_state, ("x",))
     return x
 
 
@@ -64,7 +64,7 @@ def defined_in_one_branch(x):
         nonlocal y
         y = x + 1.0
 
-    ag__.if_stmt(x > 0, if_body, lambda: None, get_state, set_state, ("y",), 1)
+    ag__.if_stmt(x > 0, if_body, lambda: None, get_state, set_state, ("y",))
     return ag__.ld(y)
 
 
@@ -97,17 +97,17 @@ def early_return(x, negate_first):
 
     if negate_first:
         ag__.if_stmt(ag__.not_(x > 0), falls_through, returns, get_state, set_state,
-                     ("do_return", "retval_"), 2)
+                     ("do_return", "retval_"))
     else:
         ag__.if_stmt(x > 0, returns, falls_through, get_state, set_state,
-                     ("do_return", "retval_"), 2)
+                     ("do_return", "retval_"))
 
     def tail():
         nonlocal retval_
         retval_ = -x
 
     ag__.if_stmt(ag__.not_(do_return), tail, lambda: None, get_state, set_state,
-                 ("do_return", "retval_"), 2)
+                 ("do_return", "retval_"))
     return retval_
 
 
@@ -120,7 +120,7 @@ def test_if_with_a_return_in_one_branch(x, negate_first):
 def test_if_eager_condition_must_hold_one_value():
     with pytest.raises(TypeError, match="single value"):
         ag__.if_stmt(constant([True, False]), lambda: None, lambda: None, lambda: (),
-                     lambda v: None, (), 0)
+                     lambda v: None, ())
 
 
 def test_if_branches_with_different_dtypes_name_the_variable():
@@ -135,7 +135,7 @@ def test_if_branches_with_different_dtypes_name_the_variable():
             nonlocal y
             y = 1.5
 
-        ag__.if_stmt(x > 0, if_body, lambda: None, lambda: (y,), set_state, ("y",), 1)
+        ag__.if_stmt(x > 0, if_body, lambda: None, lambda: (y,), set_state, ("y",))
         return y
 
     with pytest.raises(TypeError, match="'y'"):
@@ -154,7 +154,7 @@ def test_if_appending_to_a_list_in_one_branch_makes_it_a_tensor_list():
             nonlocal out
             out = ag__.list_append(out, x)
 
-        ag__.if_stmt(x > 0, if_body, lambda: None, lambda: (out,), set_state, ("out",), 1)
+        ag__.if_stmt(x > 0, if_body, lambda: None, lambda: (out,), set_state, ("out",))
         return ag__.list_stack(out)
 
     for x, expected in ((2.0, [1.0, 2.0]), (-2.0, [1.0])):
@@ -304,7 +304,7 @@ def nested_collatz(n):
             n = 3 * n + 1
 
         ag__.if_stmt(n % 2 == 0, halve, triple, lambda: (n,),
-                     lambda v: set_state((v[0], steps)), ("n",), 1)
+                     lambda v: set_state((v[0], steps)), ("n",))
         steps = steps + 1
 
     ag__.while_stmt(lambda: n > 1, body, lambda: (n, steps), set_state, ("n", "steps"), {})
@@ -384,9 +384,9 @@ def sum_until_negative(xs):
             nonlocal s
             s = s + x
 
-        ag__.if_stmt(x < 0, brk, lambda: None, get_state, set_state, ("s", "stop"), 2)
+        ag__.if_stmt(x < 0, brk, lambda: None, get_state, set_state, ("s", "stop"))
         ag__.if_stmt(ag__.not_(stop), add, lambda: None, get_state, set_state,
-                     ("s", "stop"), 2)
+                     ("s", "stop"))
 
     ag__.for_stmt(xs, lambda: ag__.not_(stop), body, get_state, set_state, ("s", "stop"), {})
     return s
