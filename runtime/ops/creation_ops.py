@@ -37,21 +37,21 @@ def _fill_infer(value, *shape_input, shape):
 register(OpDef("Fill", _fill_kernel, _fill_infer))
 
 
-def fill(dims, value, name=None):
+def fill(dims, value, name=None, _op="fill"):
     """A tensor of shape `dims` filled with the scalar `value` (its dtype)."""
-    static, shape_input = shape_args.split(dims, "fill")
+    static, shape_input = shape_args.split(dims, _op)
     return apply("Fill", [convert_to_tensor(value)] + shape_input, {"shape": static},
                  op_name=name)
 
 
 def zeros(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
-    return fill(shape, np.zeros((), dtype.np_dtype), name=name)
+    return fill(shape, np.zeros((), dtype.np_dtype), name=name, _op="zeros")
 
 
 def ones(shape, dtype=dtypes.float32, name=None):
     dtype = dtypes.as_dtype(dtype)
-    return fill(shape, np.ones((), dtype.np_dtype), name=name)
+    return fill(shape, np.ones((), dtype.np_dtype), name=name, _op="ones")
 
 
 def _like_row(op, np_fn):

@@ -5,7 +5,8 @@ inputs when the shape is known now (Python ints, a fully defined TensorShape, an
 tensor), else `static=None` and one 1-D int32 tensor input (a symbolic tensor, or a list
 mixing ints and symbolic scalars, which is stacked). Kernels get the shape back with
 `resolve(static, inputs)`; infer rules with `infer_target(static, specs)`, which gives
-the statically known dims (None where unknown).
+the statically known dims (None where unknown). A dimension that is not an integer (a
+float, a float tensor) is a TypeError naming it, never truncated.
 Static shapes stay in attrs so graphs print them and need no extra Const ops.
 """
 
@@ -20,12 +21,17 @@ from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, Tensor
 
 
-def _static_dim(d):
-    if isinstance(d, EagerTensor):
-        return int(d)
+def _static_dim(d, index, op):
+    """The int `d` stands for, or None for a symbolic scalar; anything that is not an
+    integer (a float such as 2.5, which `int` would truncate) is refused."""
+    if isinstance(d, Tensor):
+        if not d.dtype.is_integer:
+            raise TypeError(f"{op}: shape dimension {index} must be an integer, got a "
+                            f"{d.dtype.name} tensor")
+        return int(d) if isinstance(d, EagerTensor) else None
     if isinstance(d, numbers.Integral):
         return int(d)
-    return None
+    raise TypeError(f"{op}: shape dimension {index} must be an integer, got {d!r}")
 
 
 def split(shape, op):
@@ -48,7 +54,7 @@ def split(shape, op):
     if not isinstance(shape, (list, tuple)):
         raise TypeError(f"{op}: expected a shape (list of ints or 1-D int tensor), got "
                         f"{shape!r}")
-    dims = [_static_dim(d) for d in shape]
+    dims = [_static_dim(d, i, op) for i, d in enumerate(shape)]
     if all(d is not None for d in dims):
         return tuple(dims), []
     parts = [convert_to_tensor(d if isinstance(d, Tensor) else int(d), dtypes.int32)

@@ -100,3 +100,28 @@ def test_a_value_that_overflows_the_dtype_is_refused():
     with pytest.raises(TypeError, match="overflows to inf"):
         ag.constant(1.5e300, dtype=ag.float32)
     assert float(ag.constant(1.5e30, dtype=ag.float32)) == pytest.approx(1.5e30, rel=1e-6)
+
+
+@pytest.mark.parametrize("make, op", [
+    (lambda dims: ag.ones(dims), "ones"),
+    (lambda dims: ag.zeros(dims), "zeros"),
+    (lambda dims: ag.fill(dims, 1.0), "fill"),
+    (lambda dims: ag.reshape(ag.ones([4]), dims), "reshape"),
+])
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+def test_a_float_dimension_is_refused_not_truncated(make, op, mode):
+    # Issue 25, bug 5: `ones([2.5])` had shape (2,), `int` truncating the dimension.
+    def dims():
+        if mode == "eager":
+            return [2.5, 2]
+        return [ag.placeholder(ag.float32, shape=()), 2]
+
+    def run():
+        if mode == "eager":
+            return make(dims())
+        with Graph().as_default():
+            return make(dims())
+
+    with pytest.raises(TypeError, match=rf"^{op}: shape dimension 0 must be an integer, got"):
+        run()
+    assert make([2, 2]).shape == (2, 2)  # integers, as before
