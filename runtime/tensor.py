@@ -260,6 +260,33 @@ def _int_array(value):
     return array.astype(np.int32)
 
 
+_INT64_MIN, _INT64_MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def _may_hold_a_huge_int(array):
+    """Whether a float or object array numpy made from Python values may come from an
+    int beyond int64 (numpy makes floats of `[1, 2**63]`, objects of `[1, 2**64]`)."""
+    if array.dtype.kind == "O":
+        return True
+    # fmax skips NaNs (`[nan, 2**63]`) without warning.
+    return array.size > 0 and bool(np.fmax.reduce(np.abs(array), axis=None) >= 2.0 ** 63)
+
+
+def _refuse_huge_ints(value):
+    """Raise for a Python int beyond int64 in `value` (a number or nested lists): numpy
+    would wrap it (`2**63` → -2**63) or round it to a float; TensorFlow refuses it."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, int) and not isinstance(item, bool) and not (
+                _INT64_MIN <= item <= _INT64_MAX):
+            raise ValueError(f"cannot convert {_short(value)} to a tensor: the integer "
+                             f"{item} is out of the range of int64 (as in TensorFlow); "
+                             f"write it as a float ({float(item)!r}) to get a float tensor")
+
+
 _INT_LIMITS = {}
 _FLOAT_MAX = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32)}
 
@@ -301,8 +328,14 @@ def to_array(value, dtype=None):
         array = np.asarray(value)
     else:
         array = np.asarray(value)
+        kind = array.dtype.kind
+        # numpy makes uint64 of ints >= 2**63 (which int64 would wrap: the cast back agrees),
+        # floats or objects of lists holding such ints.
+        if (kind == "u" or kind in "fO" and type(value) is not float
+                and _may_hold_a_huge_int(array)) and (
+                dtype is None or dtypes.as_dtype(dtype).is_integer):
+            _refuse_huge_ints(value)
         if dtype is None:
-            kind = array.dtype.kind
             if kind == "f":
                 array = array.astype(np.float32)
             elif kind in "iu":
