@@ -150,7 +150,10 @@ def _defined_in(value, module):
 def _trace(fn, specs, args):
     from autograph_py import function  # the package's API connects the runtime's hooks
 
-    traced = fn if hasattr(fn, "get_concrete_function") else function(fn)
+    try:
+        traced = fn if hasattr(fn, "get_concrete_function") else function(fn)
+    except TypeError as e:  # nothing to trace: a generator or an async function
+        raise Problem(str(e)) from e
     command_lines = _active_lines()
     try:
         graph = traced.get_concrete_function(*specs).graph

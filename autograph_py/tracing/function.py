@@ -78,6 +78,7 @@ class Function:
                  name=None, instance=None, jit_compile=None):
         if not callable(fn):
             raise TypeError(f"ag.function needs a function, got {type(fn).__name__} {fn!r:.60}")
+        _refuse_suspending(fn)
         self._fn = fn
         # A method's instance, held weakly: the instance owns its Function, not vice versa.
         self._instance = instance
@@ -372,6 +373,24 @@ def function(fn=None, *, input_signature=None, autograph=True, reduce_retracing=
         return Function(f, input_signature, autograph, relax, name, jit_compile=jit_compile)
 
     return decorate if fn is None else decorate(fn)
+
+
+_ASYNC = inspect.CO_COROUTINE | inspect.CO_ITERABLE_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def _refuse_suspending(fn):
+    """A generator or async function returns a generator or coroutine before its body
+    runs: there is nothing to trace, and a call would return that object (issue 25)."""
+    target = inspect.unwrap(getattr(_unpartial(fn), "__func__", _unpartial(fn)))
+    code = getattr(target, "__code__", None)
+    if code is None or not code.co_flags & (_ASYNC | inspect.CO_GENERATOR):
+        return
+    kind, made = (("an async function", "a coroutine") if code.co_flags & _ASYNC
+                  else ("a generator function", "a generator"))
+    raise TypeError(f"{code.co_filename}:{code.co_firstlineno}: ag.function cannot trace "
+                    f"{code.co_name}: it is {kind}, whose call returns {made} before its "
+                    "body runs; trace a plain function that returns tensors (collect what "
+                    "it yields in a list or an ag.TensorArray)")
 
 
 # TensorFlow's tf.function keywords this runtime has no counterpart for, and why.

@@ -1,6 +1,8 @@
 """`ag.function` errors (issue 4): exceptions raised while tracing and while running name
 the user's file and line; bad inputs get messages that say what is wrong."""
 
+import functools
+import re
 import traceback
 
 import numpy as np
@@ -139,3 +141,29 @@ def test_get_concrete_function_rejects_symbolic_tensors():
         x = ag.placeholder(ag.float32, shape=[])
         with pytest.raises(TypeError, match="not symbolic tensors"):
             f.get_concrete_function(x, x)
+
+
+async def _fetches(x):
+    return x * 2
+
+
+def _yields(n):
+    yield from range(n)
+
+
+class _Stepper:
+    async def step(self, x):
+        return x
+
+
+@pytest.mark.parametrize("fn, kind, line", [
+    (_fetches, "an async function", _fetches.__code__.co_firstlineno),
+    (_yields, "a generator function", _yields.__code__.co_firstlineno),
+    (_Stepper().step, "an async function", _Stepper.step.__code__.co_firstlineno),
+    (functools.partial(_yields, 3), "a generator function", _yields.__code__.co_firstlineno),
+])
+def test_a_generator_or_async_function_is_refused(fn, kind, line):
+    # Issue 25, bug 7: `ag.function(async_fn)(x)` returned a coroutine.
+    with pytest.raises(TypeError, match=rf"^{re.escape(__file__)}:{line}: ag.function cannot "
+                                        rf"trace \w+: it is {kind}, whose call returns"):
+        ag.function(fn)

@@ -213,3 +213,18 @@ def test_a_dotted_path_reaches_a_method_of_an_object_the_file_creates(tmp_path):
     assert set(picture.nodes) == paths_of(module["model"].step, ag.TensorSpec([2], ag.float32))
     assert any(name.startswith("cluster_") and name.endswith("/then") for name in
                picture.clusters)
+
+
+@pytest.mark.parametrize("name, kind", [("fetch", "an async function"),
+                                        ("count", "a generator function")])
+def test_a_generator_or_async_function_is_refused_with_its_line(tmp_path, name, kind):
+    # Issue 25, bug 7: `autograph graph -f fetch` drew a one-node graph, status 0.
+    source = tmp_path / "suspending.py"
+    source.write_text("async def fetch(x):\n    return x * 2\n\n\n"
+                      "def count(n):\n    for i in range(n):\n        yield i\n")
+    result = autograph(source, "-f", name, "-s", "int32[]")
+    line = 1 if name == "fetch" else 5
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"{source}:{line}: ag.function cannot trace {name}: it is "
+                                    f"{kind}")
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
