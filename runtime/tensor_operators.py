@@ -10,7 +10,8 @@ Contract (TensorFlow 2 semantics):
 - `x[index]` is `indexing.strided_slice`.
 An operand that cannot become a tensor (an arbitrary object) makes the operator return
 NotImplemented, so the other operand's reflected method gets its turn; values that can
-but have the wrong dtype raise the op's TypeError.
+but have the wrong dtype raise the op's TypeError. `tensor * "text"` is a TypeError
+naming the text (`"text" * int_tensor` repeats the text, as with any integer).
 """
 
 import numbers
@@ -31,6 +32,17 @@ def _forward(fn):
         return fn(self, other) if _tensor_like(other) else NotImplemented
 
     return operator
+
+
+def _multiply(self, other):
+    """`tensor * other`. A string or bytes is refused here: returned NotImplemented, it
+    would be repeated by the tensor (`str.__rmul__` reads it as an index, and a float
+    tensor's message then spoke of indices)."""
+    if isinstance(other, (str, bytes)):
+        raise TypeError(f"unsupported operand type(s) for *: '{type(self).__name__}' and "
+                        f"'{type(other).__name__}' ({other!r:.40}): a tensor does not "
+                        "multiply text")
+    return math_ops.multiply(self, other) if _tensor_like(other) else NotImplemented
 
 
 def _reflected(fn):
@@ -88,6 +100,7 @@ def install():
     for name, fn in _BINARY.items():
         setattr(Tensor, f"__{name}__", _forward(fn))
         setattr(Tensor, f"__r{name}__", _reflected(fn))
+    Tensor.__mul__ = _multiply
     for name, (symbol, fn) in _LOGICAL.items():
         setattr(Tensor, f"__{name}__", _bool_only(symbol, _forward(fn)))
         setattr(Tensor, f"__r{name}__", _bool_only(symbol, _reflected(fn)))

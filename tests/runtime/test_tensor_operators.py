@@ -1,5 +1,6 @@
 """Python operators on tensors (eager and symbolic), TensorFlow 2 semantics."""
 
+import contextlib
 import operator
 
 import autograph_py.runtime  # noqa: F401
@@ -106,3 +107,19 @@ def test_symbolic_operators_build_ops():
         y = (x * 2 + 1) / x ** 2 - x @ ag.ones([2, 2])
         assert y.shape == (None, 2) and y.dtype == ag.float32
         assert (x > 0).dtype == ag.bool and x[0].shape == (2,)
+
+
+@pytest.mark.parametrize("text", ["abc", b"ab"])
+@pytest.mark.parametrize("symbolic", [False, True])
+def test_a_tensor_times_text_names_the_text(text, symbolic):
+    # Issue 25, bug 9: `constant(1.0) * "abc"` said "only integer tensors can be used as an
+    # index" (str.__rmul__ read the tensor as a repeat count).
+    def make():
+        if symbolic:
+            return ag.placeholder(ag.float32, shape=())
+        return ag.constant(1.0)
+
+    with Graph().as_default() if symbolic else contextlib.nullcontext():
+        with pytest.raises(TypeError, match=rf"unsupported operand type\(s\) for \*: "
+                                            rf"'\w+Tensor' and '{type(text).__name__}'"):
+            make() * text
