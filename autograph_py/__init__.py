@@ -11,7 +11,7 @@ and numpy) is imported on the first read of one of its names, so the `autograph`
 command, which needs only the converters, starts without it.
 """
 
-import importlib
+import importlib as _importlib
 
 __version__ = "0.1.0"
 
@@ -22,7 +22,7 @@ def __getattr__(name):
     purpose say why."""
     if name.startswith("__") and name != "__all__":
         raise AttributeError(f"module 'autograph_py' has no attribute {name!r}")
-    api = importlib.import_module("autograph_py.api")
+    api = _importlib.import_module("autograph_py.api")
     if hasattr(api, "__all__"):  # else it is being imported, and imports a submodule
         # Its names win over the submodules of the same name (`function`).
         globals().update((key, value) for key, value in vars(api).items()

@@ -12,14 +12,14 @@ nothing runs the function as written (`autograph_py.fast_path`); the environment
 `set_fast_path(False)`: every call then takes the converted path.
 """
 
-import os
-import sys
-import types
+import os as _os
+import sys as _sys
+import types as _types
 
 from autograph_py.runtime.context import forget_idle_plain
 from autograph_py.runtime.xla import require_jax
 
-_default_jit_compile = os.environ.get("AUTOGRAPH_JIT_COMPILE", "").strip().lower() in (
+_default_jit_compile = _os.environ.get("AUTOGRAPH_JIT_COMPILE", "").strip().lower() in (
     "1", "true", "yes", "on")
 
 
@@ -46,7 +46,7 @@ def require_xla():
 
 # The fast path (DESIGN.md §5, docs/function.md): a converted function whose call stages
 # nothing runs the function as written. `fast_path.stages` reads this flag on every call.
-_fast_path = os.environ.get("AUTOGRAPH_FAST_PATH", "1").strip().lower() not in (
+_fast_path = _os.environ.get("AUTOGRAPH_FAST_PATH", "1").strip().lower() not in (
     "0", "false", "no", "off")
 
 
@@ -66,7 +66,7 @@ def set_fast_path(enabled):
     return previous
 
 
-class _Config(types.ModuleType):
+class _Config(_types.ModuleType):
     """This module's type: setting `_fast_path` from outside (monkeypatch) turns the fast
     path off as `set_fast_path` does, including the types the first line of a converted
     module's function takes as plain (`runtime.context.idle_plain`)."""
@@ -77,4 +77,4 @@ class _Config(types.ModuleType):
             forget_idle_plain()
 
 
-sys.modules[__name__].__class__ = _Config
+_sys.modules[__name__].__class__ = _Config

@@ -12,17 +12,17 @@ Contract:
   Without JAX installed they raise an ImportError naming the `[xla]` extra.
 """
 
-import functools
-import sys
+import functools as _functools
+import sys as _sys
 
 from autograph_py.conversion import to_graph
-from autograph_py.runtime.operators import backends
+from autograph_py.runtime.operators import backends as _backends
 
 
 def _may_claim(cls):
-    if backends.has_marker(cls, "jax"):
+    if _backends.has_marker(cls, "jax"):
         return True
-    jax = sys.modules.get("jax")
+    jax = _sys.modules.get("jax")
     return jax is not None and issubclass(cls, jax.core.Tracer)
 
 
@@ -33,7 +33,7 @@ def _load():
 
 
 def register():
-    backends.register("jax", _may_claim, lambda value: True, _load)
+    _backends.register("jax", _may_claim, lambda value: True, _load)
 
 
 def _require_jax():
@@ -44,7 +44,7 @@ def _require_jax():
 
 def _transform(name, fn, kwargs):
     if fn is None:  # used as @ag.jax.jit(static_argnums=0)
-        return functools.partial(_transform, name, **{"kwargs": kwargs})
+        return _functools.partial(_transform, name, **{"kwargs": kwargs})
     transform = getattr(_require_jax(), name)
     return transform(to_graph(fn), **kwargs)  # jax.jit/grad keep fn's name and docs
 

@@ -14,14 +14,14 @@ Contract of `write_graph(logdir, fn, *args, **kwargs) -> str`:
   imported only here, on call: an ImportError says how to install it.
 """
 
-import itertools
-import os
-import socket
-import time
+import itertools as _itertools
+import os as _os
+import socket as _socket
+import time as _time
 
 from autograph_py.runtime.graph import Graph
 
-_file_numbers = itertools.count()
+_file_numbers = _itertools.count()
 
 
 def write_graph(logdir, fn, *args, **kwargs):
@@ -34,21 +34,21 @@ def write_graph(logdir, fn, *args, **kwargs):
     except ImportError as e:
         raise ImportError(f"ag.summary.write_graph needs the tensorboard package ({e}); "
                           "install it with `pip install autograph-py[tensorboard]`") from e
-    now = time.time()
+    now = _time.time()
     events = [event_pb2.Event(wall_time=now, file_version="brain.Event:2"),
               event_pb2.Event(wall_time=now, step=0,
                               graph_def=to_graph_def(graph).SerializeToString())]
-    os.makedirs(logdir, exist_ok=True)
+    _os.makedirs(logdir, exist_ok=True)
     # "tfevents" in the name is what TensorBoard looks for; the temporary name lacks it.
     number = next(_file_numbers)
-    path = os.path.join(logdir, f"events.out.tfevents.{int(now):010d}.{socket.gethostname()}."
-                                f"{os.getpid()}.{number}.autograph")
-    partial = os.path.join(logdir, f".autograph-{os.getpid()}-{number}.partial")
+    path = _os.path.join(logdir, f"events.out.tfevents.{int(now):010d}.{_socket.gethostname()}."
+                                f"{_os.getpid()}.{number}.autograph")
+    partial = _os.path.join(logdir, f".autograph-{_os.getpid()}-{number}.partial")
     with open(partial, "wb") as f:
         writer = RecordWriter(f)
         for event in events:
             writer.write(event.SerializeToString())
-    os.replace(partial, path)
+    _os.replace(partial, path)
     return path
 
 

@@ -6,17 +6,17 @@ the library (runtime/ and autograph_py/); a resolver registered with
 back to the user's file. `OpError` names the op, its type and that location.
 """
 
-import os
-import sys
+import os as _os
+import sys as _sys
 
-_LIBRARY_DIRS = (os.path.dirname(os.path.abspath(__file__)),)
+_LIBRARY_DIRS = (_os.path.dirname(_os.path.abspath(__file__)),)
 _resolvers = []
 
 
 def add_library_dir(path):
     """Frames from files under `path` are library frames, never the user's location."""
     global _LIBRARY_DIRS
-    _LIBRARY_DIRS = _LIBRARY_DIRS + (os.path.dirname(os.path.abspath(path)),)
+    _LIBRARY_DIRS = _LIBRARY_DIRS + (_os.path.dirname(_os.path.abspath(path)),)
 
 
 def set_location_resolver(resolver):
@@ -33,7 +33,7 @@ def resolve(filename, lineno):
 
 
 def user_location():
-    frame = sys._getframe(1)
+    frame = _sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not filename.startswith(_LIBRARY_DIRS):

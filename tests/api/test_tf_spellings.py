@@ -96,3 +96,15 @@ def test_dict_outputs_keep_insertion_order(mode):
     expected = fn(1.0)
     assert list(result) == list(expected)
     assert {k: v.numpy() for k, v in result.items()} == expected
+
+
+def test_public_namespaces_do_not_export_the_modules_they_use():
+    # Issue 25: `ag.importlib`, `ag.config.os`, `ag.summary.socket`, `ag.errors.sys` were
+    # reachable. Our own subpackages stay attributes of the package (Python sets them).
+    import types
+
+    for namespace in (ag.config, ag.summary, ag.errors, ag.jax):
+        leaked = [name for name, value in vars(namespace).items()
+                  if isinstance(value, types.ModuleType) and not name.startswith("_")]
+        assert leaked == [], namespace.__name__
+    assert not hasattr(ag, "importlib")
