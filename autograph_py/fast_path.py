@@ -25,8 +25,9 @@ Contract:
 - `converted_twin(conversion)` is the decorator `autograph convert` writes on each
   function as written (below the user's decorators; converters/dispatching_pair.py): it
   records `conversion` as the function's twin and returns the function unchanged, whose
-  added first line `if __ag__.stages(args...): return __ag__.conversion()(args...)`
-  (`stages_call`, `conversion`) hands a staging call over. A call that stages nothing
+  added first line `if (type(a) not in __ag__.plain or ...) and __ag__.stages(a, ...):
+  return __ag__.conversion()(a, ...)` (`plain`, `stages_call`, `conversion`, below) hands
+  a staging call over. A call that stages nothing
   runs with no frame of ours around it: warnings' stack levels, tracebacks, debuggers,
   profilers and the recursion limit see the code as written. `to_code` of the function
   prints its twin. The functions nested in the functions as written (`is_as_written(code)`)
@@ -221,7 +222,8 @@ def converted_twin(conversion):
     """The decorator `autograph convert` writes on a function as written (below the user's
     decorators): it records `conversion` as the function's converted twin and returns the
     function itself, unchanged but for being marked converted. The function's first line
-    (`if ag__.stages(...): return ag__.conversion()(...)`) hands a staging call over, so
+    (`if (...) and ag__.stages(...): return ag__.conversion()(...)`) hands a staging call
+    over, so
     a call that stages nothing runs with no frame of ours around it (warnings' stack
     levels, tracebacks, debuggers and the recursion limit see the code as written).
     With the fast path off when the module is imported, it returns the conversion: the
@@ -283,8 +285,10 @@ def stages_call(*values):
     `idle_plain`, so the next such call passes the C test."""
     if stages(values):
         return True
-    # Only types no backend may claim (`PLAIN`): a value of another type may stage later.
-    remember_idle_plain([cls for cls in map(type, values) if cls in PLAIN], _may_remember)
+    if not graphs_being_built[0] and _may_remember():  # else nothing to remember: no lock
+        # Only types no backend may claim (`PLAIN`): a value of another type may stage.
+        remember_idle_plain([cls for cls in map(type, values) if cls in PLAIN],
+                            _may_remember)
     return False
 
 

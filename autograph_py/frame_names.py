@@ -36,17 +36,15 @@ def as_the_users(conversion, original):
 
 
 def _renamed(code, users):
-    consts, changed = [], False
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            if const.co_name in users:
-                separator = ".<locals>." if code.co_flags & _FUNCTION_FLAGS else "."
-                qualname = code.co_qualname + separator + const.co_name
-            else:
-                qualname = code.co_qualname
-            renamed = _renamed(const.replace(co_name=const.co_name if const.co_name in users
-                                             else code.co_name, co_qualname=qualname), users)
-            changed = changed or renamed != const or renamed.co_qualname != const.co_qualname
-            const = renamed
-        consts.append(const)
-    return code.replace(co_consts=tuple(consts)) if changed else code
+    """`code` with its nested codes renamed (see the module doc)."""
+    consts = list(code.co_consts)
+    for i, const in enumerate(consts):
+        if not isinstance(const, types.CodeType):
+            continue
+        if const.co_name in users:  # the user's own: qualified as in the original
+            separator = ".<locals>." if code.co_flags & _FUNCTION_FLAGS else "."
+            name, qualname = const.co_name, code.co_qualname + separator + const.co_name
+        else:  # generated: named as the function it was generated in
+            name, qualname = code.co_name, code.co_qualname
+        consts[i] = _renamed(const.replace(co_name=name, co_qualname=qualname), users)
+    return code.replace(co_consts=tuple(consts))

@@ -50,7 +50,7 @@ _count_lock = threading.Lock()  # `+=` from two threads could lose a count
 # The types whose values run as written while no graph is being built: autograph_py's
 # fast path fills it (`remember_idle_plain`), and it is emptied when a graph starts being
 # built, so a test made of C calls only (the first line of a function `autograph
-# convert` wrote: `all_plain(types_of(args))`) sends every call then to the full test.
+# convert` wrote: `type(a) not in plain or ...`) sends every call then to the full test.
 idle_plain = set()
 
 
