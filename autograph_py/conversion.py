@@ -17,7 +17,9 @@ Contract:
   builtins, the standard library, installed packages, numpy, and autograph_py itself;
   `warnings.warn` counts its stack level over the frames of the code as written, and
   `sys._getframe(n)` / `inspect.currentframe()` give the frames of the code as written
-  (a generated closure's frame giving way to its function's: `user_stack`).
+  (a generated closure's frame giving way to its function's: `user_stack`); a tracer or
+  profiler it installs (`sys.settrace`, ...) does not see autograph_py's frames
+  (`user_tracing`).
   A user function whose call stages nothing runs as written (`fast_path`), unconverted;
   with the fast path off, `converted(f)` is the conversion itself (bound for methods),
   so user code calls user code with no frame of ours between (`sys._getframe(1)`,
@@ -42,11 +44,17 @@ import warnings
 
 import gast
 
-from autograph_py import error_rewriting, fast_path, library_paths, loader, user_stack
+from autograph_py import (
+    error_rewriting,
+    fast_path,
+    library_paths,
+    loader,
+    user_stack,
+    user_tracing,
+)
 from autograph_py.config import fast_path_enabled
 from autograph_py.conversion_cache import ConversionCache
 from autograph_py.converters import naming, parser, pipeline, private_names
-from autograph_py.converters.dispatching_pair import TWIN_SUFFIX
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.transformer import ConversionContext
 from autograph_py.runtime import context, nest
@@ -55,11 +63,13 @@ from autograph_py.runtime.ops.core import identity
 from autograph_py.runtime.tensor import SymbolicTensor
 
 _cache = ConversionCache()
-# The conversion in a module `autograph convert` wrote is defined as `<name>__converted`.
-_TWIN_DEF = re.compile(rf"\bdef(\s+)(\w+){TWIN_SUFFIX}\b")
+# The decorator of a conversion in a module `autograph convert` wrote whose function's
+# header reads its own name (converters/dispatching_pair.py): not the user's text.
+_TWIN_BELOW = re.compile(r"\A@\w+\.twin_below\(\w+\)[ \t]*\r?\n")
 
 # The standard `warnings.warn` (a replacement someone installs later is called as it is).
 _WARN = warnings.warn
+_FUNCTION_TYPES = (types.BuiltinFunctionType, types.FunctionType)
 _RUNS_AS_PYTHON = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
 
 
@@ -196,9 +206,8 @@ def to_code(fn, recursive=True):
     if fn is None:
         raise TypeError("to_code() needs a Python function or method")
     if is_converted(fn) and not getattr(fn, "__ag_converted__", False):
-        # From a module `autograph convert` wrote: its source already is converted code
-        # (under the twin's name, which `to_graph`'s code has not).
-        return _TWIN_DEF.sub(r"def\1\2", textwrap.dedent(inspect.getsource(fn)), count=1)
+        # From a module `autograph convert` wrote: its source already is converted code.
+        return _TWIN_BELOW.sub("", textwrap.dedent(inspect.getsource(fn)), count=1)
     return _factory(fn, recursive)[1]
 
 
@@ -265,6 +274,8 @@ def converted(f, _depth=1):
         return functools.partial(user_stack.getframe, sys._getframe(_depth))
     if f is inspect.currentframe:
         return functools.partial(user_stack.getframe, sys._getframe(_depth), 0)
+    if type(f) in _FUNCTION_TYPES and f in user_tracing.REPLACEMENTS:
+        return user_tracing.REPLACEMENTS[f]  # tracers that do not see our frames
     if isinstance(f, (types.BuiltinFunctionType, type)):
         return py_builtins.BUILTIN_OVERLOADS.get(f, f)
     if isinstance(f, functools.partial):

@@ -45,6 +45,7 @@ the tensor as an argument, or calling inside the graph's `as_default()`) stages 
 import functools
 import inspect
 import sys
+import threading
 import types
 
 # As submodules: `from autograph_py import ...` would import the API first, which imports
@@ -218,7 +219,24 @@ def _nested_codes(code):
             yield from _nested_codes(const)
 
 
-def converted_twin(conversion):
+def twin_below(previous):
+    """The decorator on a conversion whose function's header reads its own name
+    (`@size.setter def size`; converters/dispatching_pair.py): it keeps the conversion
+    for the `converted_twin()` of the function just below and leaves the name bound to
+    `previous`, its value before, which the header reads."""
+    def keep(conversion):
+        _below.conversion = conversion
+        return previous
+
+    return keep
+
+
+# The conversion `twin_below` keeps, until the function below takes it (per thread:
+# modules may be imported on several threads at once).
+_below = threading.local()
+
+
+def converted_twin(conversion=None):
     """The decorator `autograph convert` writes on a function as written (below the user's
     decorators): it records `conversion` as the function's converted twin and returns the
     function itself, unchanged but for being marked converted. The function's first line
@@ -228,7 +246,10 @@ def converted_twin(conversion):
     levels, tracebacks, debuggers and the recursion limit see the code as written).
     With the fast path off when the module is imported, it returns the conversion: the
     module's function is its conversion (turning the fast path on later does not change
-    that module)."""
+    that module). Without `conversion`, the one `twin_below` kept."""
+    if conversion is None:
+        conversion = _below.__dict__.pop("conversion")
+
     def register(original):
         code = original.__code__
         conversion.__code__ = frame_names.as_the_users(conversion.__code__, code)

@@ -28,10 +28,13 @@ from autograph_py.converters.gast_ast import gast_to_ast
 
 _counter = itertools.count()
 _FACTORY = "autograph_factory__"
+GENERATED_PREFIX = "<autograph_py converted "
+# The code names of the scaffolding a generated file runs around the user's function.
+SCAFFOLDING = frozenset({"<module>", _FACTORY})
 
 
 def _generated_filename(fn):
-    return f"<autograph_py converted {fn.__module__}.{fn.__qualname__} #{next(_counter)}>"
+    return f"{GENERATED_PREFIX}{fn.__module__}.{fn.__qualname__} #{next(_counter)}>"
 
 
 def _without_def_time_expressions(node):

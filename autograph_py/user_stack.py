@@ -22,6 +22,11 @@ called by the converted code at `frame` (`ag__.converted` sends it here): the fr
 the `depth`-th function outwards, a generated closure giving way to the function it was
 generated in (its locals, its name, its caller as `f_back`).
 
+`caller(frame)` is `frame.f_back` read by converted code (`f_back`, `ag__.f_back`, converters/
+frame_walks.py): the caller of `frame`'s function in the code as written, so a walk
+outwards over `f_back` (logging's `findCaller`, gettext's stack level, `bdb`'s
+`set_trace`) meets the frames the original program has, and None past the outermost.
+
 `warn(frame, message, category, stacklevel, source)` is `warnings.warn` called by the
 converted code at `frame` (`ag__.converted` sends it here): the warning names the frame
 and line that `stacklevel` names in the code as written, a line of generated code mapped
@@ -32,6 +37,7 @@ as `warnings.warn` takes them.
 import inspect
 import operator
 import sys
+import types
 import warnings
 
 from autograph_py import fast_path, library_paths, source_map
@@ -61,7 +67,7 @@ def _outer_frame(frame):
     return frame, runtime and not boundary
 
 
-def _function_frame(frame):
+def function_frame(frame):
     """The frame of the function `frame` runs in: `frame` itself, or for a generated
     closure, the frame of the function it was generated in."""
     while True:
@@ -78,7 +84,7 @@ def _caller_of_function(frame):
     they were generated in), ours and libraries' included; after the function as written
     that handed its call over to the conversion `frame` is in (`fast_path.conversion`):
     the same call."""
-    function = _function_frame(frame)
+    function = function_frame(frame)
     caller = function.f_back
     if caller is not None and _conversion_code(caller) is function.f_code:
         return caller.f_back
@@ -103,10 +109,25 @@ def getframe(frame, depth=0):
             frame = frame.f_back
             continue
         if depth <= 0:
-            return _function_frame(frame)
+            return function_frame(frame)
         depth -= 1
         frame = _caller_of_function(frame)
     raise ValueError("call stack is not deep enough")
+
+
+def caller(frame):
+    """`frame.f_back` as the code as written has it (`ag__.f_back(frame)`)."""
+    frames = user_frames(frame)
+    next(frames, None)  # `frame` itself, or the user's frame standing for it
+    return next(frames, None)
+
+
+def f_back(frame):
+    """`frame.f_back` in converted code: `caller(frame)` for a frame, the attribute of
+    anything else."""
+    if type(frame) is not types.FrameType:
+        return frame.f_back
+    return caller(frame)
 
 
 def _conversion_code(frame):

@@ -1,17 +1,25 @@
 """What a converted module holds in place of each function it converts: the conversion,
-defined first under the name `<name>__converted`, then the function as written, with
-the user's decorators on top of `@__ag__.converted_twin(<name>__converted)` and one line
-added at the head of its body, then `del <name>__converted`:
+defined first under the function's own name, then the function as written, with the
+user's decorators on top of `@__ag__.converted_twin(<name>)` and one line added at the
+head of its body:
 
-    def clip__converted(x):
+    def clip(x):
         ...the conversion...
 
     @register
-    @__ag__.converted_twin(clip__converted)
+    @__ag__.converted_twin(clip)
     def clip(x):
         if type(x) not in __ag__.plain and __ag__.stages(x): return __ag__.conversion()(x)
         ...the body as written...
-    del clip__converted
+
+Decorators are evaluated before the function they decorate is bound, so
+`converted_twin(clip)` reads the conversion, and the function as written then takes
+the name. Tools that read the source (pyclbr, class browsers) see each name defined
+where the original defines it, and no other name. When the function's header reads its
+own name before the def rebinds it (`@size.setter def size`, a default `_f=f`), the
+name must keep its old value while the header runs: the conversion is then decorated
+`@__ag__.twin_below(size)` (the name stays bound to what it was, the conversion waits
+for the function below) and the function as written `@__ag__.converted_twin()`.
 
 (`__ag__` is the module's private alias of the operators, docs/converters.md.) A call that
 stages nothing (autograph_py/fast_path.py) runs the function as written, in
@@ -29,11 +37,26 @@ import gast
 from autograph_py.converters import naming
 from autograph_py.converters.copier import copy_tree
 
-TWIN_SUFFIX = "__converted"
+
+def _header_reads_own_name(node):
+    """Whether evaluating `node`'s decorators, defaults or annotations reads the name
+    the def binds (these run before the def rebinds it)."""
+    header = [*node.decorator_list, *node.args.defaults,
+              *(d for d in node.args.kw_defaults if d is not None), node.returns,
+              *(a.annotation for a in (*node.args.posonlyargs, *node.args.args,
+                                       *node.args.kwonlyargs, node.args.vararg,
+                                       node.args.kwarg) if a is not None)]
+    return any(isinstance(n, gast.Name) and n.id == node.name
+               for part in header if part is not None for n in gast.walk(part))
 
 
-def twin_name(node):
-    return node.name + TWIN_SUFFIX
+def twin_decorators(node, alias=naming.MODULE_OPERATORS):
+    """(the decorator of the conversion or None, the one added to the function as
+    written): `(None, converted_twin(name))`, or when the header reads the function's
+    name, `(twin_below(name), converted_twin())`."""
+    if _header_reads_own_name(node):
+        return f"{alias}.twin_below({node.name})", f"{alias}.converted_twin()"
+    return None, f"{alias}.converted_twin({node.name})"
 
 
 def _is_docstring(stmt):
@@ -96,17 +119,17 @@ def handover_line(node, alias=naming.MODULE_OPERATORS, type_name="type"):
     return f"if {stages}: return {alias}.conversion()({', '.join(call)})"
 
 
-def twin_decorator(node, alias=naming.MODULE_OPERATORS):
-    return f"{alias}.converted_twin({twin_name(node)})"
-
-
 def dispatching_pair(node, converted, alias=naming.MODULE_OPERATORS, type_name="type"):
+    on_twin, on_original = twin_decorators(node, alias)
     twin = converted
-    twin.decorator_list = []
-    twin.name = twin_name(node)
+    twin.decorator_list = [] if on_twin is None else [_expression(on_twin)]
+    twin.name = node.name
     as_written = copy_tree(node)
-    as_written.decorator_list = [*as_written.decorator_list,
-                                 gast.parse(twin_decorator(node, alias)).body[0].value]
+    as_written.decorator_list = [*as_written.decorator_list, _expression(on_original)]
     at = handover_index(node)
     as_written.body[at:at] = gast.parse(handover_line(node, alias, type_name)).body
-    return [twin, as_written, gast.parse(f"del {twin.name}").body[0]]
+    return [twin, as_written]
+
+
+def _expression(text):
+    return gast.parse(text).body[0].value

@@ -19,6 +19,7 @@ from autograph_py.converters import (
     continue_statements,
     control_flow,
     directives,
+    frame_walks,
     functions,
     gast_printer,
     lazy_operands,
@@ -71,6 +72,8 @@ PIPELINE = (
     # the value's description quotes the user's operator; before control_flow, which
     # stages the `if` it makes.
     lazy_operands,
+    # Before call_trees, which leaves the operator call it writes as it is.
+    frame_walks,
     call_trees,
     # Right before control_flow, whose closures may not hold an annotated `nonlocal`;
     # after every pass that restructures blocks (break/continue lowering, lazy_operands).

@@ -50,8 +50,7 @@ from autograph_py.converters.dispatching_pair import (
     builtin_type_name,
     handover_index,
     handover_line,
-    twin_decorator,
-    twin_name,
+    twin_decorators,
 )
 from autograph_py.converters.errors import ConversionError
 from autograph_py.converters.functions import is_do_not_convert
@@ -219,16 +218,13 @@ def dispatching_pair(old, converted_text, text_lines, indent, newline, type_name
     """The text replacing the definition `old`: the statements of
     `converters.dispatching_pair`, with the user's text for the function as written (its
     lines and decorators, the hand-over line added) and `converted_text`, the conversion
-    rendered without its decorators, under the twin's name."""
-    twin = twin_name(old)
-    converted_text = re.sub(rf"\bdef(\s+){old.name}\b", rf"def\g<1>{twin}", converted_text,
-                            count=1)
+    rendered without its decorators."""
+    on_twin, on_original = twin_decorators(old, naming.MODULE_OPERATORS)
     decorators = [line + newline for line in text_lines[first_line(old) - 1:old.lineno - 1]]
     gap = newline * (1 if indent else 2)
-    return "".join([converted_text, gap, *decorators,
-                    f"{indent}@{twin_decorator(old, naming.MODULE_OPERATORS)}{newline}",
-                    *_with_handover(old, text_lines, indent, newline, type_name),
-                    f"{indent}del {twin}{newline}"])
+    return "".join([*([f"{indent}@{on_twin}{newline}"] if on_twin else []), converted_text,
+                    gap, *decorators, f"{indent}@{on_original}{newline}",
+                    *_with_handover(old, text_lines, indent, newline, type_name)])
 
 
 def _with_handover(old, text_lines, indent, newline, type_name):

@@ -45,6 +45,33 @@ def caller_name_in_a_loop(n):
     return names
 
 
+def _names_outwards():
+    # A walk over `f_back`, as logging's findCaller and gettext's stack level do it.
+    frame, names = sys._getframe(0), []
+    while frame is not None and len(names) < 3:
+        names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    return names
+
+
+def walks_its_callers(x):
+    # Called from a branch and a loop body: the walk meets the function, not the closures
+    # conversion generated for them nor the operators that run them (Python conditions:
+    # the walk's names are strings, in every mode).
+    names = []
+    if not names:
+        for _ in range(1):
+            names = _names_outwards()
+    return x + 1, names
+
+
+def calls_a_walker(x):
+    result = x, []
+    if not result[1]:
+        result = walks_its_callers(x)
+    return result
+
+
 class _Records(logging.Handler):
     def __init__(self):
         super().__init__()
@@ -67,6 +94,16 @@ def logs_a_message(x):
                                 reads_its_frame_in_a_branch])
 def test_the_caller_frame_is_the_functions(fn, mode):
     assert_same(fn(3), run_mode(mode, fn, (3,)))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_walk_over_f_back_meets_the_frames_of_the_code_as_written(mode):
+    # Three frames: the fourth is the caller, this test or the mode's runner.
+    assert_same(calls_a_walker(3), run_mode(mode, calls_a_walker, (3,)))
+
+
+def test_f_back_reads_go_through_the_stack_as_written():
+    assert "frame = ag__.f_back(frame)" in ag.to_code(_names_outwards)
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -104,18 +104,20 @@ def conversions_only(text):
         body = getattr(node, "body", None)
         if not isinstance(body, list):
             continue
-        for twin, as_written, deletion in zip(body, body[1:], body[2:]):
+        for twin, as_written in zip(body, body[1:]):
+            if not isinstance(twin, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
             marks = [d for d in getattr(as_written, "decorator_list", [])
-                     if ast.unparse(d) == f"__ag__.converted_twin({twin.name})"]
+                     if ast.unparse(d) in (f"__ag__.converted_twin({twin.name})",
+                                           "__ag__.converted_twin()")]
             if not marks:
                 continue
             decorators = "".join(lines[first_decorator_line(as_written) - 1:marks[0].lineno - 1])
-            gap_end = first_decorator_line(as_written) - 1
-            replace[twin.lineno] = decorators + lines[twin.lineno - 1].replace(
-                f"def {twin.name}(", f"def {as_written.name}(", 1)
-            for number in range(twin.end_lineno + 1, gap_end + 1):  # blank lines between
+            # The conversion's own decorator (`@__ag__.twin_below(name)`) goes.
+            for number in range(first_decorator_line(twin), twin.lineno):
                 replace[number] = ""
-            for number in range(gap_end + 1, deletion.end_lineno + 1):
+            replace[twin.lineno] = decorators + lines[twin.lineno - 1]
+            for number in range(twin.end_lineno + 1, as_written.end_lineno + 1):
                 replace[number] = ""
     return "".join(replace.get(number, line) for number, line in enumerate(lines, 1))
 

@@ -42,7 +42,8 @@ def _calls(module):
     box.size = 7
     return [module.clipped(30), module.describe(""), module.describe(5),
             module.describe(-5), module.make_scaler(3)(2), after_negative, box.size,
-            module.Box.double(4), box.double(4), module.Box.named(1), box.total(2)]
+            module.Box.double(4), box.double(4), module.Box.named(1), box.total(2), box.total(80),
+            module.halve(9), module.halve(-3)]
 
 
 @pytest.mark.parametrize("enabled", [True, False])
@@ -218,3 +219,26 @@ def test_a_decorated_first_statement(modules):
     for value in (3, -3):
         assert converted.positive_only(abs)(value) == original.positive_only(abs)(value)
     assert converted.positive_only(abs).__wrapped__ is abs
+
+
+def test_source_readers_see_the_definitions_of_the_original(tmp_path, modules):
+    """pyclbr (class browsers, IDLE) reads the source: the converted file defines the
+    same functions, classes and methods, and the module binds the same names (but for
+    its private `__ag__`)."""
+    import pyclbr
+
+    original, converted = modules
+
+    def outline(module):
+        # Under a name no module was imported as (pyclbr looks in sys.modules first).
+        name = f"outline_{tmp_path.name}_{len(os.listdir(tmp_path))}"
+        # Without the import of the operators: pyclbr would go on to read our package.
+        source = [line for line in inspect.getsource(module).splitlines(keepends=True)
+                  if "autograph_py" not in line]
+        (tmp_path / f"{name}.py").write_text("".join(source))
+        read = pyclbr.readmodule_ex(name, [str(tmp_path)])
+        return {name: sorted(getattr(value, "methods", {})) for name, value in read.items()}
+
+    assert outline(converted) == outline(original)
+    assert set(vars(converted)) - {"__ag__"} == set(vars(original))
+    assert vars(converted.Box).keys() == vars(original.Box).keys()

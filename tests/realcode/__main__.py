@@ -2,12 +2,14 @@
 
 Prints one line per module, then
 
-    REALCODE modules=N tests=N newly_failing=N invalid=N
+    REALCODE modules=N tests=N newly_failing=N invalid=N expected=N
 
 `tests` counts the tests that pass on the unconverted copy (the ones conversion can
 break), `newly_failing` those of them that do not pass converted in at least one
-fast-path setting, `invalid` the converted files that are not valid Python. The exit
-status is 0 only when both are 0. See docs/realcode.md.
+fast-path setting, `invalid` the converted files that are not valid Python, `expected`
+the failures listed in `modules.EXPECTED` with the reason conversion cannot remove them
+(`no_longer_failing=N` follows when some of those pass). The exit status is 0 only when
+newly_failing, invalid and no_longer_failing are 0. See docs/realcode.md.
 """
 
 import argparse
@@ -19,7 +21,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 from tests.realcode.harness import SETTINGS, Converter, check_module
-from tests.realcode.modules import BY_NAME, MODULES
+from tests.realcode.modules import BY_NAME, EXPECTED, MODULES
 
 
 def parse(argv):
@@ -59,6 +61,8 @@ def report_line(result):
     parts = [f"{m.name:<20} tests={passing:<5}"]
     for setting, run in result.converted.items():
         parts.append(f"{setting}:newly_failing={len(result.newly_failing(setting))}")
+        if result.expected_failing(setting):
+            parts.append(f"{setting}:expected={len(result.expected_failing(setting))}")
         if run.problem:
             parts.append(f"[{setting}: {run.problem}]")
     if result.base.problem:
@@ -86,6 +90,11 @@ def details(result):
         where = f" at {outcome['where']}" if outcome.get("where") else ""
         lines.append(f"    {test} [{','.join(settings)}] {outcome['status']}: "
                      f"{outcome.get('error')}{where}")
+    for setting in result.converted:
+        for test in result.expected_failing(setting):
+            lines.append(f"    expected [{setting}]: {test}: {EXPECTED[test][1]}")
+        for test in result.unexpectedly_passing(setting):
+            lines.append(f"    passes, no longer expected to fail [{setting}]: {test}")
     return lines
 
 
@@ -125,9 +134,12 @@ def main(argv=None):
     tests = sum(len(r.baseline_passing) for r in results)
     newly = sum(len(r.all_newly_failing()) for r in results)
     invalid = sum(len(r.invalid) for r in results)
+    expected = sum(len(r.all_expected_failing()) for r in results)
+    stale = sum(len(r.all_unexpectedly_passing()) for r in results)
     print(f"REALCODE modules={len(results)} tests={tests} newly_failing={newly} "
-          f"invalid={invalid}")
-    return 0 if newly == 0 and invalid == 0 else 1
+          f"invalid={invalid} expected={expected}"
+          + (f" no_longer_failing={stale}" if stale else ""))
+    return 0 if newly == 0 and invalid == 0 and stale == 0 else 1
 
 
 if __name__ == "__main__":

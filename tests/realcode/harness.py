@@ -12,7 +12,9 @@ For each `Module` (modules.py):
    the setting cannot change it: it runs once.
 3. a test is *newly failing* when it passes (or fails as expected) on the baseline and
    does not converted: a failure, an error, a skip, or no outcome at all (the converted
-   run timed out or crashed, or the test module did not import).
+   run timed out or crashed, or the test module did not import); unless it is one of
+   `modules.EXPECTED` (a failure conversion cannot remove, with its reason), which is
+   counted apart, and reported when it passes.
 
 Never the real stdlib as the baseline: the copy has the same path and import effects
 as the converted one, so only conversion differs.
@@ -27,6 +29,8 @@ import sysconfig
 import threading
 import time
 from dataclasses import dataclass, field
+
+from tests.realcode.modules import EXPECTED
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 STDLIB = sysconfig.get_paths()["stdlib"]
@@ -66,15 +70,39 @@ class Result:
     def baseline_passing(self):
         return {t for t, o in self.base.outcomes.items() if o["status"] in PASSING}
 
-    def newly_failing(self, setting):
+    def _failing(self, setting):
         run = self.converted[setting]
         return {t: run.outcomes.get(t, {"status": "missing", "error": run.problem,
                                         "where": None})
                 for t in sorted(self.baseline_passing)
                 if run.outcomes.get(t, {}).get("status") not in PASSING}
 
+    def newly_failing(self, setting):
+        """The tests that pass on the copy and fail converted, but those `EXPECTED`."""
+        return {t: o for t, o in self._failing(setting).items()
+                if not _expected(t, setting)}
+
+    def expected_failing(self, setting):
+        return {t: o for t, o in self._failing(setting).items() if _expected(t, setting)}
+
+    def unexpectedly_passing(self, setting):
+        """`EXPECTED` failures of this module that pass: the expectation is out of date."""
+        failing = self._failing(setting)
+        return sorted(t for t in self.baseline_passing
+                      if _expected(t, setting) and t not in failing)
+
     def all_newly_failing(self):
         return set().union(*(self.newly_failing(s) for s in self.converted))
+
+    def all_expected_failing(self):
+        return set().union(*(self.expected_failing(s) for s in self.converted))
+
+    def all_unexpectedly_passing(self):
+        return set().union(*(self.unexpectedly_passing(s) for s in self.converted))
+
+
+def _expected(test, setting):
+    return EXPECTED.get(test, (None,))[0] == setting
 
 
 class Converter:

@@ -78,3 +78,18 @@ BY_NAME = {m.name: m for m in MODULES}
 # The CI budget (tests/realcode/test_realcode.py): quick, and broad in the constructs
 # they exercise.
 CI = ["colorsys", "shlex", "textwrap", "json", "graphlib", "fnmatch"]
+
+# Tests that fail converted for a reason conversion cannot remove, each with the setting
+# it fails in and why (docs/limitations.md): not counted as newly failing, reported as
+# `expected=N`, and the run fails once one of them passes (remove it then).
+_TOMLLIB_DEPTH = (
+    "nests arrays (tables) to 46.5% of the recursion limit, about two frames per level "
+    "in the original; converted code runs each `if`/`while` body in a closure called by "
+    "an operator, about 16 frames per level, and meets the limit near 60 levels "
+    "(docs/limitations.md, 'Recursion depth on the converted path')")
+EXPECTED = {
+    "test.test_tomllib.test_misc.TestMiscellaneous.test_inline_array_recursion_limit":
+        ("off", _TOMLLIB_DEPTH),
+    "test.test_tomllib.test_misc.TestMiscellaneous.test_inline_table_recursion_limit":
+        ("off", _TOMLLIB_DEPTH),
+}
