@@ -7,9 +7,9 @@ user's function it came from), like a traceback of the original function. The ex
 itself (type, message, traceback) is left intact, so `except` clauses still work.
 """
 
-import linecache
+import linecache as _linecache
 
-from autograph_py import source_map
+from autograph_py import source_map as _source_map
 
 _NOTED = "__autograph_noted__"
 
@@ -18,7 +18,7 @@ def user_frames(tb):
     frames = []
     while tb is not None:
         code = tb.tb_frame.f_code
-        mapped = source_map.lookup(code.co_filename, tb.tb_lineno)
+        mapped = _source_map.lookup(code.co_filename, tb.tb_lineno)
         if mapped is not None:
             name = code.co_name
             if frames and not _written_by_user(code):
@@ -33,10 +33,10 @@ def _written_by_user(code):
     (a converter-made body maps to the statement it was made from; lambdas keep theirs)."""
     if code.co_name.startswith("<"):
         return True
-    mapped = source_map.lookup(code.co_filename, code.co_firstlineno)
+    mapped = _source_map.lookup(code.co_filename, code.co_firstlineno)
     if mapped is None:
         return True
-    return linecache.getline(*mapped).lstrip().startswith(("def ", "async def "))
+    return _linecache.getline(*mapped).lstrip().startswith(("def ", "async def "))
 
 
 def _dedupe(frames):
@@ -56,7 +56,7 @@ def annotate(exc):
     lines = ["raised in converted code; in your source:"]
     for filename, lineno, function in frames:
         lines.append(f'  File "{filename}", line {lineno}, in {function}')
-        text = linecache.getline(filename, lineno).strip()
+        text = _linecache.getline(filename, lineno).strip()
         if text:
             lines.append(f"    {text}")
     note = "\n".join(lines)

@@ -7,7 +7,7 @@ As in TensorFlow, a DType also equals anything `as_dtype` maps to it (`t.dtype =
 np.float32`, `t.dtype == "float32"`), and hashes like its name.
 """
 
-import numpy as np
+import numpy as _np
 
 
 class DType:
@@ -17,7 +17,7 @@ class DType:
 
     def __init__(self, name, np_dtype):
         self.name = name
-        self.np_dtype = np.dtype(np_dtype)
+        self.np_dtype = _np.dtype(np_dtype)
 
     @property
     def is_floating(self):
@@ -41,11 +41,11 @@ class DType:
 
     @property
     def min(self):
-        return np.finfo(self.np_dtype).min if self.is_floating else np.iinfo(self.np_dtype).min
+        return _np.finfo(self.np_dtype).min if self.is_floating else _np.iinfo(self.np_dtype).min
 
     @property
     def max(self):
-        return np.finfo(self.np_dtype).max if self.is_floating else np.iinfo(self.np_dtype).max
+        return _np.finfo(self.np_dtype).max if self.is_floating else _np.iinfo(self.np_dtype).max
 
     def __repr__(self):
         return f"ag.{self.name}"
@@ -68,16 +68,16 @@ class DType:
         return hash(self.name)
 
 
-float16 = DType("float16", np.float16)
-float32 = DType("float32", np.float32)
-float64 = DType("float64", np.float64)
-int8 = DType("int8", np.int8)
-int16 = DType("int16", np.int16)
-int32 = DType("int32", np.int32)
-int64 = DType("int64", np.int64)
-uint8 = DType("uint8", np.uint8)
-bool_ = DType("bool", np.bool_)
-string = DType("string", np.object_)
+float16 = DType("float16", _np.float16)
+float32 = DType("float32", _np.float32)
+float64 = DType("float64", _np.float64)
+int8 = DType("int8", _np.int8)
+int16 = DType("int16", _np.int16)
+int32 = DType("int32", _np.int32)
+int64 = DType("int64", _np.int64)
+uint8 = DType("uint8", _np.uint8)
+bool_ = DType("bool", _np.bool_)
+string = DType("string", _np.object_)
 
 ALL = (float16, float32, float64, int8, int16, int32, int64, uint8, bool_, string)
 _BY_NAME = {d.name: d for d in ALL}
@@ -96,7 +96,7 @@ def as_dtype(value):
     if value in _BY_PYTHON_TYPE:
         return _BY_PYTHON_TYPE[value]
     try:
-        np_dtype = np.dtype(value)
+        np_dtype = _np.dtype(value)
     except TypeError:
         raise TypeError(f"cannot interpret {value!r} as a dtype") from None
     if np_dtype.kind in "SU":

@@ -2,7 +2,8 @@
 
 Contract:
 - A `Graph` holds operations in creation order, which is a topological order (an op can
-  only consume tensors that exist). Names are unique, `name_scope` prefixes them.
+  only consume tensors that exist). Names are unique, `name_scope` prefixes them (a
+  scope name ending in "/" is absolute, as in TensorFlow).
 - `Graph.as_default()` makes ops created inside it graph ops (nesting works).
 - A tensor from an enclosing graph used in a `FuncGraph` is captured: the body gets a
   placeholder and `captures` records (outer tensor, inner placeholder); enclosing
@@ -83,13 +84,17 @@ class Graph:
 
     @contextlib.contextmanager
     def name_scope(self, name):
+        """Ops made inside are named under the scope: `name` nested in the current scope,
+        or, when `name` ends with "/", that whole scope (TensorFlow's rule, by which a
+        module re-enters the scope it was made in)."""
         if name and not _VALID_NAME.match(name):
             raise ValueError(f"invalid name scope {name!r}")
-        self._scope.append(name)
+        outer = self._scope
+        self._scope = [name[:-1]] if name.endswith("/") else [*outer, name]
         try:
             yield "/".join(self._scope) + "/"
         finally:
-            self._scope.pop()
+            self._scope = outer
 
     def unique_name(self, base):
         if self._scope:

@@ -1,21 +1,25 @@
 """Nested structures: lists, tuples (namedtuples too), dicts and composites of leaves.
 
-Contract: `flatten` lists the leaves depth-first (dicts in sorted key order);
+Contract: `flatten` lists the leaves depth-first (dicts in sorted key order, `sorted_keys`);
 a composite (an object whose class defines `_nest_components()`, returning its tensors,
 and `_nest_rebuild(components)`, as TensorFlow's CompositeTensor) is nested: its leaves
-are its components, and rebuilding it keeps its Python-level metadata; `children` lists
+are its components, and rebuilding it keeps its Python-level metadata (with
+`expand_composites=False`, `is_nested`, `flatten` and `pack_sequence_as` take it as a
+leaf, tf.nest's default, which `ag.nest` keeps); `children` lists
 the direct children of a nested value;
 `pack_sequence_as(structure, leaves)` rebuilds the same structure from such a list;
 `assert_same_structure` raises a ValueError that says where two structures differ.
 """
 
+from collections import defaultdict
 
 _COMPOSITE_TYPES = {}  # type -> whether it is a composite (asked once per type: hasattr
 # on a class without the attribute raises and catches inside, a cost paid on every leaf)
 
 
-def is_nested(value):
-    return isinstance(value, (list, tuple, dict)) or is_composite(value)
+def is_nested(value, expand_composites=True):
+    """Whether `value` is a list, tuple, dict or (with `expand_composites`) composite."""
+    return isinstance(value, (list, tuple, dict)) or expand_composites and is_composite(value)
 
 
 def is_composite(value):
@@ -30,23 +34,28 @@ def children(value):
     if is_composite(value):
         return list(value._nest_components())
     if isinstance(value, dict):
-        return [value[k] for k in sorted(value, key=_sort_key)]
+        return [value[k] for k in sorted_keys(value)]
     return list(value)
 
 
-def _sort_key(key):
-    return (type(key).__name__, key)
+def sorted_keys(mapping):
+    """A dict's keys in TensorFlow's order (sorted); keys Python cannot compare with each
+    other (TensorFlow refuses them) by their type's name, then themselves."""
+    try:
+        return sorted(mapping)
+    except TypeError:
+        return sorted(mapping, key=lambda key: (type(key).__name__, key))
 
 
-def flatten(structure):
-    if not is_nested(structure):
+def flatten(structure, expand_composites=True):
+    if not is_nested(structure, expand_composites):
         return [structure]
     if type(structure) is list and not any(map(is_nested, structure)):
         return list(structure)  # a plain list of leaves, the common case
     leaves = []
     for child in children(structure):
-        if is_nested(child):
-            leaves.extend(flatten(child))
+        if is_nested(child, expand_composites):
+            leaves.extend(flatten(child, expand_composites))
         else:
             leaves.append(child)
     return leaves
@@ -57,31 +66,34 @@ def _rebuild(structure, values):
         return structure._nest_rebuild(values)
     if isinstance(structure, dict):
         # Leaves come in sorted key order; the result keeps the structure's own order.
-        by_key = dict(zip(sorted(structure, key=_sort_key), values))
-        return type(structure)((k, by_key[k]) for k in structure)
+        by_key = dict(zip(sorted_keys(structure), values))
+        rebuilt = (type(structure)(structure.default_factory)
+                   if isinstance(structure, defaultdict) else type(structure)())
+        rebuilt.update((k, by_key[k]) for k in structure)
+        return rebuilt
     if isinstance(structure, tuple) and hasattr(structure, "_fields"):
         return type(structure)(*values)
     return type(structure)(values)
 
 
-def pack_sequence_as(structure, flat):
+def pack_sequence_as(structure, flat, expand_composites=True):
     flat = list(flat)
     if type(structure) is list and len(structure) == len(flat) and \
             not any(map(is_nested, structure)):
         return flat  # a plain list of leaves, the common case
-    packed, used = _pack(structure, flat, 0)
+    packed, used = _pack(structure, flat, 0, expand_composites)
     if used != len(flat):
         raise ValueError(f"structure has {used} leaves but {len(flat)} values were given")
     return packed
 
 
-def _pack(structure, flat, start):
-    if not is_nested(structure):
+def _pack(structure, flat, start, expand_composites):
+    if not is_nested(structure, expand_composites):
         return flat[start], start + 1
     packed_children = []
     for child in children(structure):
-        if is_nested(child):
-            packed, start = _pack(child, flat, start)
+        if is_nested(child, expand_composites):
+            packed, start = _pack(child, flat, start, expand_composites)
         else:
             packed = flat[start]
             start += 1
@@ -111,9 +123,9 @@ def assert_same_structure(a, b, path="value"):
         raise ValueError(f"{path}: {_kind(a)} vs {_kind(b)}")
     if isinstance(a, dict):
         if set(a) != set(b):
-            raise ValueError(f"{path}: dict keys differ: {sorted(a, key=_sort_key)} vs "
-                             f"{sorted(b, key=_sort_key)}")
-        for k in sorted(a, key=_sort_key):
+            raise ValueError(f"{path}: dict keys differ: {sorted_keys(a)} vs "
+                             f"{sorted_keys(b)}")
+        for k in sorted_keys(a):
             assert_same_structure(a[k], b[k], f"{path}[{k!r}]")
         return
     if len(a) != len(b):

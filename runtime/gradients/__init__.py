@@ -14,6 +14,7 @@ from autograph_py.runtime.gradients import (  # noqa: F401  (importing registers
     control_flow_grad,
     function_call,
     grad_ops,
+    linalg_grad,
     manipulation_grad,
     math_grad,
     nn_grad,

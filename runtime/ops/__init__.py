@@ -9,6 +9,7 @@ from autograph_py.runtime.ops import (  # noqa: F401
     core,
     creation_ops,
     indexing,
+    linalg_ops,
     logging_ops,
     manipulation_ops,
     math_ops,
