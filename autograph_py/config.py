@@ -6,6 +6,12 @@ variable `AUTOGRAPH_JIT_COMPILE` (`1`/`true`/`yes`, read at import) sets the ini
 default. `jit_compile_enabled(value)` resolves one function's setting, and
 `require_xla()` raises the ImportError naming the `[xla]` extra when JAX is missing.
 
+Eager debugging (TensorFlow's `tf.config.run_functions_eagerly`): while
+`run_functions_eagerly(True)` is on, every `ag.function` called while no graph is being
+built runs its Python function as written on each call (no conversion, no tracing, no
+cache; `print` and breakpoints work); `functions_run_eagerly()` reads the switch. One
+switch for the process, as in TensorFlow, not one per thread.
+
 The fast path: `fast_path_enabled()` says whether a converted function whose call stages
 nothing runs the function as written (`autograph_py.fast_path`); the environment variable
 `AUTOGRAPH_FAST_PATH` (`0`/`false`/`no`/`off`, read at import) turns it off, and so does
@@ -42,6 +48,27 @@ def jit_compile_enabled(value):
 
 def require_xla():
     require_jax()
+
+
+# Read by Function.__call__ on every call; a bool is read and written atomically.
+_run_functions_eagerly = False
+
+
+def run_functions_eagerly(run_eagerly):
+    """Run every `ag.function` as the Python function it wraps (True) or traced into
+    graphs (False, the default), as TensorFlow's `tf.config.run_functions_eagerly`."""
+    global _run_functions_eagerly
+    _run_functions_eagerly = bool(run_eagerly)
+
+
+def functions_run_eagerly():
+    """Whether `ag.function`s run eagerly (`run_functions_eagerly`)."""
+    return _run_functions_eagerly
+
+
+# TensorFlow's older (deprecated) spellings of the two.
+experimental_run_functions_eagerly = run_functions_eagerly
+experimental_functions_run_eagerly = functions_run_eagerly
 
 
 # The fast path (DESIGN.md §5, docs/function.md): a converted function whose call stages

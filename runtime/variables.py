@@ -13,8 +13,8 @@ Contract:
 - A Variable behaves like a tensor in expressions (operators, `int()`, `.numpy()`, ops).
 - Its value is never shared with the user: the initial value and assigned arrays are
   copied in (stored read-only), `numpy()` returns a copy, reads give read-only arrays.
-- Every new Variable is first passed to this thread's `context.variable_creation_hooks()`
-  (`function` forbids creation on retraces with one).
+- Every new Variable is first passed to this thread's `context.variable_creation_hooks()`,
+  its `name` the one asked for (`function` records or refuses creation with one).
 """
 
 import threading
@@ -99,11 +99,12 @@ class Variable:
     __array_priority__ = 1000
 
     def __init__(self, initial_value, dtype=None, trainable=True, name=None):
+        self.name = name or "Variable"  # the name hooks see: made unique once accepted
         for hook in context.variable_creation_hooks():
             hook(self)
         if callable(initial_value):
             initial_value = initial_value()
-        self.name = _unique_variable_name(name or "Variable")
+        self.name = _unique_variable_name(self.name)
         self.trainable = trainable
         self._graph_reads = {}
         graph = context.current_graph()

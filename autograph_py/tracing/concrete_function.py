@@ -6,7 +6,8 @@ Contract:
   returned, tensors symbolic, Python values as they were) and `input_specs`.
 - The executor plan is compiled once, here; a call feeds arrays and rebuilds the returned
   structure with fresh eager tensors. `__call__(*tensors)` checks each tensor against its
-  spec (Python values are converted losslessly to the spec's dtype).
+  spec (Python and numpy values are converted to the spec's dtype when exact, numpy
+  floats also when they only lose precision: float64 to float32, as TensorFlow does).
 - A call made while gradient tapes record runs as one `Call` op, so the tapes can
   differentiate through it.
 - `code` is the Python source the executor generated for the plan (what really runs).
@@ -22,9 +23,9 @@ from autograph_py.runtime.dtypes import as_dtype
 from autograph_py.runtime.gradients.function_call import call_graph
 from autograph_py.runtime.plan.executor import Plan
 from autograph_py.runtime.recording import EAGER_CONTEXT
-from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, immutable, to_array
+from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor, Tensor, immutable, to_array
 from autograph_py.runtime.xla import require_jax
-from autograph_py.tracing.trace_key import is_tensor_like, spec_of
+from autograph_py.tracing.trace_key import spec_of
 
 
 class ConcreteFunction:
@@ -97,10 +98,12 @@ class ConcreteFunction:
                             f"arguments, got {len(tensors)}")
         arrays = []
         for i, (value, spec) in enumerate(zip(tensors, self.input_specs)):
-            if is_tensor_like(value) and not spec.is_compatible_with(spec_of(value)):
+            if isinstance(value, Tensor) and not spec.is_compatible_with(spec_of(value)):
                 raise ValueError(f"argument {i} of this concrete function must be compatible "
                                  f"with {spec}, got {spec_of(value)}")
-            array = to_array(value, spec.dtype)  # Python values: converted losslessly
+            # Python and numpy values are converted: exactly, or a float losing precision
+            # only (float64 to float32, as TensorFlow converts numpy arrays).
+            array = to_array(value, spec.dtype)
             if array is value:  # the caller's numpy array (see trace_key.array_of)
                 array = immutable(array)
             if not spec.shape.is_compatible_with(array.shape):

@@ -18,10 +18,23 @@ Contract:
 - Called while another graph is being built (a function calling a function), the
   function is inlined into that graph: no separate trace, no cache entry; its
   `input_signature` is still enforced.
-- Variables may be created on the first trace only; they are created eagerly with their
-  initial value computed outside the graph, so their state persists across calls. Outer
-  Variables are read when the graph runs.
-- `input_signature` fixes the key: incompatible inputs raise ValueError. With
+- Variables may be created on the first trace only (TensorFlow's rule); they are created
+  eagerly with their initial value computed outside the graph, so their state persists
+  across calls. A first trace that created Variables is thrown away and the function
+  traced again, refusing any Variable: a function that creates one on every trace (whose
+  graph would keep one Variable where Python makes a new one per call) is refused at its
+  first call, naming the Variable and the line. Outer Variables are read when the graph
+  runs.
+- `ag.config.run_functions_eagerly(True)`: while on, a call made while no graph is being
+  built runs the Python function as written (not converted, nothing traced or checked),
+  as TensorFlow's `tf.function` does.
+- `experimental_follow_type_hints=True` (no `input_signature`): an argument of a parameter
+  annotated `ag.Tensor` is converted to a tensor before keying, so Python numbers of one
+  type share one trace.
+- `input_signature` fixes the key: Python values and numpy arrays are converted to its
+  dtypes when exact or when only float precision is lost (float64 to float32, as
+  TensorFlow converts numpy arrays); tensors keep theirs. Incompatible inputs raise
+  ValueError, saying why a numpy value does not convert. With
   `reduce_retracing=True` a shape-only retrace generalizes differing dims to None.
   More than `RETRACE_WARNING_THRESHOLD` traces of one function warn once (a
   `RetracingWarning`), naming each argument that changed and how, and the fix
@@ -29,7 +42,9 @@ Contract:
 - `get_concrete_function` accepts TensorSpecs (None dims, unknown rank); a partial spec
   gets a graph at least as general, never one traced for a concrete shape.
 - On a method, each instance gets its own `Function` (own cache, own variables), which
-  holds the instance weakly: it lives and dies with the instance.
+  holds the instance weakly: it lives and dies with the instance. `instance.method` is a
+  `BoundFunction` holding the instance strongly, as a bound method does, so a method of a
+  temporary object (`Model().call(x)`) works.
 - `jit_compile=True` compiles each trace with XLA through JAX (`runtime/xla`, the `[xla]`
   extra; without jax it is an ImportError naming the extra); `None` follows
   `ag.config` (`set_default_jit_compile`, or the AUTOGRAPH_JIT_COMPILE environment
@@ -38,6 +53,7 @@ Contract:
 import difflib
 import functools
 import inspect
+import operator
 import threading
 import types
 import warnings
@@ -49,7 +65,8 @@ from autograph_py import config
 from autograph_py.conversion import to_graph
 from autograph_py.converters.errors import ConversionError
 from autograph_py.runtime import context, nest
-from autograph_py.runtime.tensor import EagerTensor, to_array
+from autograph_py.runtime.ops.core import convert_to_tensor
+from autograph_py.runtime.tensor import EagerTensor, Tensor, to_array
 from autograph_py.runtime.tensor_spec import TensorSpec
 from autograph_py.tracing import trace as tracing
 from autograph_py.tracing.function_cache import FunctionCache
@@ -75,7 +92,7 @@ class Function:
     """A Python function traced into graphs, one per input signature (see module doc)."""
 
     def __init__(self, fn, input_signature=None, autograph=True, reduce_retracing=False,
-                 name=None, instance=None, jit_compile=None):
+                 name=None, instance=None, jit_compile=None, follow_type_hints=False):
         if not callable(fn):
             raise TypeError(f"ag.function needs a function, got {type(fn).__name__} {fn!r:.60}")
         _refuse_suspending(fn)
@@ -95,6 +112,10 @@ class Function:
             self._params = self._params[1:]
             self._signature = self._signature.replace(parameters=self._params)
         self._names = [p.name for p in self._params]
+        self.follow_type_hints = follow_type_hints
+        # Indices of the parameters annotated ag.Tensor, whose arguments become tensors.
+        self._tensor_hints = (_tensor_parameters(fn, self._names)
+                              if follow_type_hints and input_signature is None else ())
         # Fast binding for plain positional calls: the defaults to fill in, by position.
         positional = all(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
                          for p in self._params)
@@ -142,7 +163,12 @@ class Function:
         if instance is None:
             return self
         bound = self._instances.get(id(instance))
-        return bound if bound is not None else self._bind_instance(instance)
+        if bound is None:
+            bound = self._bind_instance(instance)
+        method = _new_bound(BoundFunction)  # no __init__: the hot path of a method call
+        method.__self__ = instance
+        method.__func__ = bound
+        return method
 
     def _bind_instance(self, instance):
         try:
@@ -158,7 +184,8 @@ class Function:
             if bound is None:
                 bound = Function(self._fn, self.input_signature, self.autograph,
                                  self.reduce_retracing, self.name, instance=ref,
-                                 jit_compile=self.jit_compile)
+                                 jit_compile=self.jit_compile,
+                                 follow_type_hints=self.follow_type_hints)
                 self._instances[key] = bound
                 weakref.finalize(instance, self._instances.pop, key, None)
         return bound
@@ -178,6 +205,8 @@ class Function:
 
     def __call__(self, *args, **kwargs):
         graphs, tapes = context.state.stacks  # read directly: the hot path
+        if config._run_functions_eagerly and not graphs:
+            return self.python_function(*args, **kwargs)  # as TensorFlow: as written
         fast = None
         if not kwargs and not graphs:
             # A plain call of eager tensors seen before: no binding, one C-hashed key.
@@ -194,6 +223,8 @@ class Function:
                 if run:
                     return run.__self__._call_recorded(list(args))
         values = self._bind(args, kwargs)
+        if self._tensor_hints:
+            values = self._follow_type_hints(values)
         if self.input_signature is not None:
             values = self._check_signature(values)
         if graphs:
@@ -245,7 +276,12 @@ class Function:
             self._check_signature_arity(False)
         checked = []
         for param, spec, value in zip(self._params, self.input_signature, values):
-            actual = _to_spec_value(value, spec)
+            try:
+                actual = _to_spec_value(value, spec)
+            except (TypeError, ValueError) as e:
+                raise ValueError(
+                    f"Python inputs incompatible with input_signature: argument "
+                    f"'{param.name}' expected {spec}, got {_describe(value)}: {e}") from None
             if actual is None or not spec.is_compatible_with(spec_of(actual)):
                 got = spec_of(actual) if actual is not None else repr(value)
                 raise ValueError(
@@ -253,6 +289,21 @@ class Function:
                     f"'{param.name}' expected {spec}, got {got}")
             checked.append(actual)
         return checked
+
+    def _follow_type_hints(self, values):
+        """The arguments with those of parameters annotated `ag.Tensor` made tensors
+        (TensorFlow's `experimental_follow_type_hints`)."""
+        values = list(values)
+        for index in self._tensor_hints:
+            param, value = self._params[index], values[index]
+            if param.kind == param.VAR_POSITIONAL:
+                values[index] = tuple(_hinted_tensor(param.name, v) for v in value)
+            elif param.kind == param.VAR_KEYWORD:
+                values[index] = {k: _hinted_tensor(f"{param.name}[{k!r}]", v)
+                                 for k, v in value.items()}
+            else:
+                values[index] = _hinted_tensor(param.name, value)
+        return values
 
     # --- tracing ---------------------------------------------------------------------------
 
@@ -264,13 +315,35 @@ class Function:
                 return concrete
             specs = self._trace_specs(values, key)
             self._warn_if_retracing(values)
-            concrete = tracing.trace(self._traceable(), self.name, self._params, values,
-                                     specs, self.trace_count + 1)
+            concrete = self._trace_graph(values, specs).compile()
             if config.jit_compile_enabled(self.jit_compile):
                 concrete.compile_with_xla()
-            self.trace_count += 1
             self._cache.add((key[0], tuple(s.shape.dims for s in specs)), concrete)
             return concrete
+
+    def _trace_graph(self, values, specs):
+        """A trace for these arguments, under TensorFlow's rule for Variables: only the
+        function's first trace may create them. A first trace that did is thrown away and
+        the function traced again, refusing any: a function that creates Variables on
+        every trace, not only on its first, is refused now, rather than keep one Variable
+        across calls where Python makes a new one per call."""
+        fn = self._traceable()
+
+        def run(on_variable):
+            traced = tracing.trace(fn, self.name, self._params, values, specs, on_variable)
+            self.trace_count += 1
+            return traced
+
+        if self.trace_count:
+            return run(tracing.refuse_variables(
+                self.name, f"on a later trace (trace #{self.trace_count + 1}); create "
+                "variables on the first call only, e.g. in __init__ or behind "
+                "`if self.v is None:`"))
+        created = []
+        traced = run(lambda variable, location: created.append(variable))
+        if not created:
+            return traced
+        return run(tracing.refuse_variables(self.name, _CREATED_ON_EVERY_TRACE))
 
     def _trace_specs(self, values, key):
         """Specs for the placeholders: the signature's, or relaxed ones, or the values'."""
@@ -346,8 +419,17 @@ class _SpecArray(np.ndarray):
 
 
 def _to_spec_value(value, spec):
-    if is_tensor_like(value):
+    """`value` as a tensor of `spec`'s dtype, the caller checking the result against the
+    spec: a tensor keeps its dtype (a mismatch is refused, as in TensorFlow). Python and
+    numpy values are converted (as TensorFlow converts numpy arrays) when that is exact
+    or only loses float precision (float64 to float32), never when a fraction, an integer
+    out of range or a finite value overflowing to inf would be lost: for a numpy value a
+    TypeError says why. None when the value cannot be a tensor (a TensorSpec, a Variable,
+    a Python value that does not convert)."""
+    if isinstance(value, (Tensor, _SpecArray)):
         return value
+    if isinstance(value, (np.ndarray, np.generic)):
+        return EagerTensor(to_array(value, spec.dtype))
     if isinstance(value, TensorSpec) or hasattr(value, "_as_tensor"):  # e.g. a Variable
         return None
     try:
@@ -356,21 +438,98 @@ def _to_spec_value(value, spec):
         return None
 
 
+def _describe(value):
+    if isinstance(value, (np.ndarray, np.generic)):
+        return f"a numpy {value.dtype} {'array' if isinstance(value, np.ndarray) else 'scalar'}"
+    return repr(value)
+
+
+def _hinted_tensor(name, value):
+    """The argument of a parameter annotated `ag.Tensor`, as a tensor: Python values and
+    numpy arrays are converted; tensors, Variables, composites and None stay."""
+    if value is None or isinstance(value, Tensor) or hasattr(value, "_as_tensor") or \
+            nest.is_composite(value):
+        return value
+    try:
+        return convert_to_tensor(value)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"argument {name} is annotated ag.Tensor (experimental_follow_type_"
+                        f"hints=True) but {value!r:.60} does not convert to a tensor: {e}") \
+            from None
+
+
+def _tensor_parameters(fn, names):
+    """The indices of the parameters (of `names`) annotated `ag.Tensor`. String
+    annotations (`from __future__ import annotations`) are evaluated in the function's
+    module; one that does not evaluate is no `ag.Tensor`."""
+    try:
+        parameters = inspect.signature(fn, eval_str=True).parameters
+    except Exception:  # noqa: BLE001 -- any annotation's own error: read them unevaluated
+        parameters = inspect.signature(fn).parameters
+    return tuple(i for i, name in enumerate(names) if parameters[name].annotation is Tensor)
+
+
+class BoundFunction:
+    """`instance.method` for an `ag.function` method: the instance's own Function (its
+    cache and traces), bound to the instance as Python binds a method: the instance lives
+    at least as long as this object, so `Model().call(x)` works. Attributes (`trace_count`,
+    `get_concrete_function`, `python_function`, ...) are the Function's."""
+
+    __slots__ = ("__self__", "__func__")
+    # A call is the Function's call: the property's getter is C code, so no Python frame
+    # of ours is added (`type(m).__call__` resolves it, then calls the Function).
+    __call__ = property(operator.attrgetter("__func__"))
+
+    def __getattr__(self, name):
+        if name in BoundFunction.__slots__:  # not set (copy, pickle): no recursion
+            raise AttributeError(name)
+        return getattr(self.__func__, name)
+
+    @property
+    def __doc__(self):
+        return self.__func__.__doc__
+
+    def __eq__(self, other):
+        return isinstance(other, BoundFunction) and other.__func__ is self.__func__
+
+    def __hash__(self):
+        return hash(self.__func__)
+
+    def __repr__(self):
+        return f"<bound ag.function {self.__func__.name} of {self.__self__!r:.80}>"
+
+
+_new_bound = object.__new__
+
+_CREATED_ON_EVERY_TRACE = (
+    "on its second trace, made because the first created Variables, to check that later "
+    "traces create none (as TensorFlow's tf.function does): it creates Variables every time "
+    "it is traced. Its graph would keep one Variable across calls where Python makes a new "
+    "one on each call, so a traced function may create Variables on its first trace only "
+    "(TensorFlow: 'tf.function only supports singleton tf.Variables created on the first "
+    "call'). Create it outside the function (in __init__, or once before the first call), "
+    "or on the first trace only, behind `if self.v is None:`")
+
+
 def function(fn=None, *, input_signature=None, autograph=True, reduce_retracing=False,
              name=None, jit_compile=None, experimental_relax_shapes=False,
-             experimental_autograph_options=None, **unknown):
+             experimental_autograph_options=None, experimental_follow_type_hints=None,
+             **unknown):
     """`@ag.function`, `@ag.function(...)` or `ag.function(fn)`: see the module doc.
 
     TensorFlow's keywords: `experimental_relax_shapes` is the older spelling of
     `reduce_retracing`; `experimental_autograph_options` (TF's optional conversions) is
-    accepted and has no effect, this converter always applies all of its conversions.
+    accepted and has no effect, this converter always applies all of its conversions;
+    `experimental_follow_type_hints=True` makes the arguments of parameters annotated
+    `ag.Tensor` tensors (ignored with an `input_signature`, as in TensorFlow).
     An unknown keyword is a TypeError naming the nearest known one."""
     if unknown:
         _refuse_keywords(unknown)
     relax = reduce_retracing or experimental_relax_shapes
 
     def decorate(f):
-        return Function(f, input_signature, autograph, relax, name, jit_compile=jit_compile)
+        return Function(f, input_signature, autograph, relax, name, jit_compile=jit_compile,
+                        follow_type_hints=bool(experimental_follow_type_hints))
 
     return decorate if fn is None else decorate(fn)
 
@@ -397,7 +556,6 @@ def _refuse_suspending(fn):
 _UNSUPPORTED_TF_KEYWORDS = {
     "experimental_implements": "there is no function-implementation registry",
     "experimental_attributes": "there are no graph function attributes",
-    "experimental_follow_type_hints": "arguments are keyed by value; annotate nothing",
 }
 
 

@@ -1,29 +1,44 @@
 """Tracing: run a Python function once on placeholders, in a function graph, and make the
 `ConcreteFunction` that replays it.
 
-Contract: `trace(fn, name, params, values, specs, number)`:
+Contract: `trace(fn, name, params, values, specs, on_variable)` returns a `Traced`
+(`graph`, `inputs`, `outputs`, `structured_outputs`, `input_specs`; `compile()` makes its
+`ConcreteFunction`, so a trace that is thrown away is never compiled):
 - every tensor leaf of `values` (the bound arguments) becomes a placeholder with the next
   spec of `specs`, named after its parameter (`x`; nested leaves `x_0`, `x_1`, ...);
   other values are passed as they are;
 - `fn` runs once inside a FuncGraph whose Variables are lifted out (created eagerly, their
   initial values computed outside the graph, as TensorFlow's `init_scope` does, and the
-  random draws that only served them removed from it: `runtime.lifting`); on any
-  trace but the function's first (`number` counts from 1) creating a Variable raises a
-  ValueError saying where to create it instead;
+  random draws that only served them removed from it: `runtime.lifting`);
+  `on_variable(variable, location)` is called for each Variable the function creates
+  meanwhile in this thread, `location` the user's `file:line`: it records it, or raises to
+  refuse it (`refuse_variables`: TensorFlow's rule, docs/function.md "Variables");
 - the returned structure is kept: tensors become the graph's outputs (captured if made
   outside, Variables and TensorLists read), Python values stay as they were.
 """
 
 import contextlib
+from typing import NamedTuple
 
-from autograph_py.runtime import context, lifting, nest
+from autograph_py.runtime import context, errors, lifting, nest
 from autograph_py.runtime.graph import FuncGraph
 from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 from autograph_py.tracing.concrete_function import ConcreteFunction
 from autograph_py.tracing.trace_key import is_tensor_like
 
 
-def trace(fn, name, params, values, specs, number):
+class Traced(NamedTuple):
+    graph: FuncGraph
+    inputs: list
+    outputs: list
+    structured_outputs: object
+    input_specs: list
+
+    def compile(self):
+        return ConcreteFunction(*self)
+
+
+def trace(fn, name, params, values, specs, on_variable):
     graph = FuncGraph(name, None)
     graph.lift_variables = True
     placeholders = []
@@ -38,8 +53,7 @@ def trace(fn, name, params, values, specs, number):
         placeholders.append(t)
         return t
 
-    guard = contextlib.nullcontext() if number == 1 else _no_variable_creation(name, number)
-    with guard, graph.as_default():
+    with _watching_variables(on_variable), graph.as_default():
         call_values = [nest.map_structure(placeholder_for, v) for v in values]
         args, kwargs = call_arguments(params, call_values)
         result = fn(*args, **kwargs)
@@ -47,7 +61,7 @@ def trace(fn, name, params, values, specs, number):
     outputs = [t for t in nest.flatten(structured) if isinstance(t, SymbolicTensor)]
     graph.outputs = outputs
     lifting.detach_lifted(graph)
-    return ConcreteFunction(graph, placeholders, outputs, structured, list(specs))
+    return Traced(graph, placeholders, outputs, structured, list(specs))
 
 
 def call_arguments(params, values):
@@ -75,21 +89,28 @@ def _placeholder_names(params, values):
                 yield f"{param.name}_{i}"
 
 
+def refuse_variables(name, why):
+    """An `on_variable` refusing every Variable: a ValueError naming the function, the
+    Variable and the user's line, then `why` this trace may not create it."""
+    def refuse(variable, location):
+        raise ValueError(f"ag.function '{name}' tried to create Variable "
+                         f"'{variable.name}' at {location} {why}")
+    return refuse
+
+
 @contextlib.contextmanager
-def _no_variable_creation(name, number):
-    def refuse(var):
-        raise ValueError(
-            f"ag.function '{name}' tried to create a Variable on a later trace "
-            f"(trace #{number}); create "
-            "variables on the first call only, e.g. in __init__ or behind "
-            "`if self.v is None:`")
+def _watching_variables(on_variable):
+    def hook(variable):
+        # Called from Variable.__init__ in the user's code: its line is the first frame
+        # outside the library.
+        on_variable(variable, errors.format_location(errors.user_location()))
 
     hooks = context.variable_creation_hooks()
-    hooks.append(refuse)
+    hooks.append(hook)
     try:
         yield
     finally:
-        hooks.remove(refuse)
+        hooks.remove(hook)
 
 
 def _output_leaf(graph, leaf):

@@ -247,7 +247,8 @@ def test_input_signature_traces_once_for_every_compatible_shape():
 
 
 @pytest.mark.parametrize("value, got", [
-    (np.array([[1, 2]], np.int32), "TensorSpec(shape=(1, 2), dtype=int32)"),
+    # A tensor keeps its dtype (as in TensorFlow); a numpy array would be converted.
+    (ag.constant([[1, 2]]), "TensorSpec(shape=(1, 2), dtype=int32)"),
     (np.array([1.0, 2.0], np.float32), "TensorSpec(shape=(2,), dtype=float32)"),
     (np.zeros((1, 3), np.float32), "TensorSpec(shape=(1, 3), dtype=float32)"),
     ("text", "'text'"),

@@ -78,15 +78,19 @@ def test_a_kernel_error_at_run_time_names_the_op_and_the_users_line():
 
 
 def test_creating_a_variable_on_a_retrace_points_at_the_users_line():
-    def fresh(x):
-        v = ag.Variable(1.0)
-        return v + x
+    def late(x):
+        if x.shape.rank == 1:
+            v = ag.Variable(1.0)
+            x = v + x
+        return x
 
-    f = ag.function(fresh)
+    f = ag.function(late)
     f(ag.constant(1.0))
     with pytest.raises(ValueError, match="later trace") as info:
         f(ag.constant([1.0]))
-    assert f'File "{__file__}", line {line_of(fresh, "ag.Variable")}' in formatted(info)
+    line = line_of(late, "ag.Variable")
+    assert f'File "{__file__}", line {line}' in formatted(info)
+    assert f"at {__file__}:{line} " in str(info.value)
 
 
 # --- bad inputs ---------------------------------------------------------------------------
@@ -127,10 +131,15 @@ def test_a_concrete_function_rejects_incompatible_tensors():
     with pytest.raises(ValueError, match=r"argument 0 .* compatible with "
                                          r"TensorSpec\(shape=\(None, 3\), dtype=float32\), got "
                                          r"TensorSpec\(shape=\(2, 4\), dtype=float32\)"):
+        c(ag.constant(np.ones((2, 4), np.float32)), [1.0, 2.0, 3.0])
+    with pytest.raises(ValueError, match=r"argument 0 .*got shape \(2, 4\)"):
         c(np.ones((2, 4), np.float32), [1.0, 2.0, 3.0])
+    # A tensor keeps its dtype; a numpy array is converted (exactly here), as TensorFlow does.
     with pytest.raises(ValueError, match=r"argument 0 .*got TensorSpec\(shape=\(2, 3\), "
                                          r"dtype=int32\)"):
-        c(np.ones((2, 3), np.int32), [1.0, 2.0, 3.0])
+        c(ag.constant(np.ones((2, 3), np.int32)), [1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(c(np.ones((2, 3), np.int32), [1.0, 2.0, 3.0]).numpy(),
+                                  np.ones((2, 3)) + [1.0, 2.0, 3.0])
     with pytest.raises(ValueError, match=r"argument 1 .*got shape \(2,\)"):
         c(ok, [1.0, 2.0])
 

@@ -75,7 +75,8 @@ def test_get_without_owner_binds_the_instance():
             return x * 2
 
     obj = Doubler()
-    assert Doubler.call.__get__(obj) is obj.call
+    assert Doubler.call.__get__(obj) == obj.call and obj.call.__self__ is obj
+    assert Doubler.call.__get__(obj).__func__ is obj.call.__func__
     assert Doubler.call.__get__(obj)(ag.constant(2.0)).numpy() == 4.0
 
 
