@@ -6,6 +6,7 @@ import pathlib
 import re
 
 import pytest
+from autograph_py.runtime.operators.unrolling import UNROLL_WARNING_THRESHOLD, UnrolledLoopWarning
 
 import autograph_py as ag
 from tests.fuzz import minimizer, realcode, runner
@@ -14,6 +15,7 @@ from tests.fuzz.campaign import run_campaign
 from tests.fuzz.generator import REAL_CODE_EVERY, generate
 from tests.fuzz.rejections import REJECTIONS, classify
 from tests.fuzz.rules import bound_before_use
+from tests.trace_time import expect_trace_time
 
 LIMITATIONS = pathlib.Path(__file__).parents[1] / "docs" / "limitations.md"
 INT32 = range(-2**31, 2**31)
@@ -151,7 +153,13 @@ def f(a, b, xs):
 
 @pytest.mark.parametrize("mode", runner.MODES)
 def test_a_program_that_runs_past_the_time_limit_is_a_hang(mode):
-    result = runner.run_mode(mode, runner.load(HANGS), HANGS, [(0, 0, [])], [0], seconds=0.3)
+    # Staged, the endless Python loop is unrolled into the graph, which the runtime says.
+    unrolled = (rf"^a Python loop ran {UNROLL_WARNING_THRESHOLD} iterations while the graph "
+                r"was being traced, at \S+:3: each iteration is copied into the graph")
+    expected = [unrolled] if mode in runner.STAGED_MODES else []
+    with expect_trace_time(*expected, category=UnrolledLoopWarning):
+        result = runner.run_mode(mode, runner.load(HANGS), HANGS, [(0, 0, [])], [0],
+                                 seconds=0.3)
     assert (result.outcome, result.kind) == ("hang", "hang")
 
 

@@ -5,30 +5,33 @@ Contract (docs/cli.md and docs/visualize.md are the user's version):
   `import` would: `if __name__ == "__main__":` blocks do not run). FILE's directory comes
   first on `sys.path`, as for `python FILE`. Whatever the file prints goes to standard
   error, so standard output holds only the DOT text.
-- NAME (`f`, or a dotted path such as `Model.call` or `model.step`) is traced with
-  `ag.function` (an `ag.function` is used as it is) on the TensorSpecs of `--signature`
-  (`cli.signature`), and the graph's `to_dot()` (`--collapse`: one node per If/While) is
-  printed, or written to `-o OUT` as `.dot`, `.svg` or `.png` (`cli.render`).
+- NAME (`f`, or a dotted path such as `model.step`) is traced with `ag.function` (an
+  `ag.function` is used as it is) on the TensorSpecs of `--signature` (`cli.signature`),
+  and the graph's `to_dot()` (`--collapse`: one node per If/While) is printed, or written
+  to `-o OUT` as `.dot`, `.svg` or `.png` (`cli.render`). A method named through its
+  class (`Model.step`) is traced on the instance `--instance EXPR` gives (`cli.method`:
+  the command never constructs one unasked).
 - Failures raise, and `cli.py` prints them as one line: `UsageError` (exit status 2) for
-  a missing FILE, an unknown NAME (with close matches), a signature that does not parse,
-  an output that cannot be written; `Problem` (exit status 1) for a file that fails to
-  import or a function that fails to trace, located at the user's `file:line` (the
-  innermost line of FILE in the traceback, through the source maps of converted code;
-  else the function's `def` line), and for rendering problems.
+  a missing FILE, an unknown NAME (with close matches), a method without an instance,
+  a signature that does not parse, an output that cannot be written; `Problem` (exit
+  status 1) for a file that fails to import or a function that fails to trace, located
+  at the user's `file:line` (the innermost line of FILE in the traceback, through the
+  source maps of converted code; else the function's `def` line), and for rendering
+  problems.
 """
 
 import argparse
 import contextlib
 import difflib
 import importlib.util
-import inspect
 import os
 import sys
 
+from autograph_py.cli.locate import definition, describe, format_location, user_line
+from autograph_py.cli.method import resolve_method
 from autograph_py.cli.render import Problem, write_picture
 from autograph_py.cli.source import UsageError
 from autograph_py.converters.errors import ConversionError
-from autograph_py.source_map import lookup as source_line
 
 DESCRIPTION = """\
 Trace one function of FILE on the given signature and draw its graph: every op, with the
@@ -38,13 +41,15 @@ FILE, which runs its top-level code (unlike `autograph convert`, which never run
 EXAMPLES = """\
 examples:
   autograph graph model.py -f step -s "float32[None, 3], int32[]" -o step.svg
+  autograph graph model.py -f Model.call -s "float32[None, 3]" --instance "Model(units=4)"
   autograph graph examples/seed.py -f sum_even -s "int32[None]" -o sum_even.png
   autograph graph model.py -f step -s "float32[None, 3], int32[]" --collapse > step.dot
 
 output: .svg and .png need Graphviz's dot (or pip install graphviz-pure); without it
 the .dot is written and a line says how to install Graphviz.
 exit status: 0 written, 1 the file failed to import or the function to trace (or to
-render), 2 usage errors (no such file or function, a bad signature or output path)
+render), 2 usage errors (no such file or function, a method without --instance, a
+bad signature or output path)
 """
 
 
@@ -59,6 +64,10 @@ def add_parser(commands):
     parser.add_argument("-s", "--signature", default="", metavar="SPECS",
                         help="its tensor arguments, e.g. \"float32[None, 3], int32[]\" "
                              "(dims: ints, None or ?; [] a scalar, [...] any rank)")
+    parser.add_argument("--instance", metavar="EXPR",
+                        help="for -f Class.method: a Python expression, evaluated in FILE's "
+                             "namespace after the import, giving the instance to trace the "
+                             "method on, e.g. \"Model(units=3)\" (it runs that code)")
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="write OUT.svg, OUT.png or OUT.dot (default: DOT text on "
                              "standard output)")
@@ -78,7 +87,10 @@ def run(args):
     _check_output(args.output)
     with contextlib.redirect_stdout(sys.stderr):
         module = _import(args.file)
-        fn = _lookup(module, args.function, args.file)
+        owner, attribute, fn = _lookup(module, args.function, args.file)
+        fn = resolve_method(owner, attribute, fn, name=args.function, path=args.file,
+                            module=module, specs_count=len(specs),
+                            instance_expr=args.instance)
         graph = _trace(fn, specs, args)
     dot_text = graph.to_dot(collapse=args.collapse)
     if args.output is None:
@@ -123,16 +135,17 @@ def _import(path):
         raise Problem(f"{path}: the file called sys.exit({e.code!r}) while being imported; "
                       "put its script part under if __name__ == '__main__':") from e
     except Exception as e:
-        where = _user_line(e, path) or path
-        raise Problem(f"{where}: importing {path} raised {_describe(e)}") from e
+        where = user_line(e, path) or path
+        raise Problem(f"{where}: importing {path} raised {describe(e)}") from e
     return module
 
 
 def _lookup(module, name, path):
-    value = module
+    """(the object holding the last part of `name`, that part, its value)."""
+    owner, value = None, module
     for part in name.split("."):
         try:
-            value = getattr(value, part)
+            owner, value = value, getattr(value, part)
         except AttributeError:
             known = sorted(k for k, v in vars(module).items() if _defined_in(v, module))
             close = difflib.get_close_matches(name, known, n=3)
@@ -140,7 +153,7 @@ def _lookup(module, name, path):
             raise UsageError(f"{path}: no function named {name!r}{hint}") from None
     if not callable(value):
         raise UsageError(f"{path}: {name} is a {type(value).__name__}, not a function")
-    return value
+    return owner, part, value
 
 
 def _defined_in(value, module):
@@ -160,17 +173,17 @@ def _trace(fn, specs, args):
     except ConversionError as e:
         raise Problem(str(e)) from e
     except Exception as e:
-        where = _user_line(e, args.file) or _format(_definition(fn)) or args.file
+        where = user_line(e, args.file) or format_location(definition(fn)) or args.file
         signature = args.signature.strip()
         raise Problem(f"{where}: cannot trace {args.function}({signature}): "
-                      f"{_describe(e)}") from e
+                      f"{describe(e)}") from e
     # Ops that tracing itself creates (the placeholders of the arguments, the outputs) are
     # located at the code that asked for the trace: in a program, the user's call; here,
     # this command, which is no user code. They belong to the function: its def line.
-    definition = _definition(fn)
+    def_line = definition(fn)
     for op in _all_ops(graph):
         if op.location in command_lines:
-            op.location = definition
+            op.location = def_line
     return graph
 
 
@@ -190,43 +203,3 @@ def _all_ops(graph):
         yield op
         for _, sub in subgraphs(op):
             yield from _all_ops(sub)
-
-
-def _describe(error):
-    lines = str(error).strip().splitlines()
-    return f"{type(error).__name__}: {lines[0]}" if lines else type(error).__name__
-
-
-def _user_line(error, path):
-    """`file:line` of the innermost traceback line in `path` (converted code mapped back)."""
-    found = None
-    tb = error.__traceback__
-    while tb is not None:
-        filename, lineno = tb.tb_frame.f_code.co_filename, tb.tb_lineno
-        mapped = source_line(filename, lineno)
-        if mapped is not None:
-            filename, lineno = mapped
-        if _same_file(filename, path):
-            found = f"{path}:{lineno}"
-        tb = tb.tb_next
-    return found
-
-
-def _same_file(filename, path):
-    try:
-        return os.path.samefile(filename, path)
-    except OSError:
-        return False
-
-
-def _definition(fn):
-    """(file, line) of `fn`'s def, or None."""
-    target = inspect.unwrap(fn)  # an ag.function wraps the Python function
-    try:
-        return inspect.getsourcefile(target), inspect.getsourcelines(target)[1]
-    except (OSError, TypeError):
-        return None
-
-
-def _format(location):
-    return None if location is None else f"{location[0]}:{location[1]}"

@@ -7,6 +7,7 @@ import pytest
 
 import autograph_py as ag
 from tests.converters.corpus import sum_even  # the seed's function
+from tests.trace_time import expect_trace_time, print_warning
 
 # --- functions calling functions ------------------------------------------------------
 
@@ -22,7 +23,8 @@ def _outer(x):
 
 
 def test_an_inner_function_is_inlined_into_the_outer_graph(capsys):
-    assert float(_outer(ag.constant(2.0))) == 6.0
+    with expect_trace_time(print_warning(_inner)):  # shows when _inner is traced, on purpose
+        assert float(_outer(ag.constant(2.0))) == 6.0
     assert float(_outer(ag.constant(3.0))) == 12.0
     ops = [op.type for op in _outer.get_concrete_function(ag.constant(1.0)).graph.get_operations()]
     assert "Square" in ops and "Add" in ops and "Call" not in ops
@@ -132,9 +134,11 @@ def _seed_f(x, y):
 def test_seed_6_results_match_eager_for_many_inputs_with_one_trace(capsys):
     g = ag.function(_seed_f)
     rng = np.random.default_rng(0)
-    for _ in range(5):
-        x, y = (ag.constant(rng.standard_normal((1, 2), dtype=np.float32)) for _ in range(2))
-        assert g(x, y).numpy() == pytest.approx(_seed_f(x, y).numpy())
+    with expect_trace_time(print_warning(_seed_f)):  # the article prints while tracing
+        for _ in range(5):
+            x, y = (ag.constant(rng.standard_normal((1, 2), dtype=np.float32))
+                    for _ in range(2))
+            assert g(x, y).numpy() == pytest.approx(_seed_f(x, y).numpy())
     assert g.trace_count == 1
     assert capsys.readouterr().out.count('Tensor("x:0"') == 1
 
@@ -160,11 +164,12 @@ def test_seed_9_cache_hit_keeps_the_dtype_and_shape(capsys):
         print("Tracing with", a)
         return a + a
 
-    for value in (1, 1.1, [1, 2], 3, 2.5, [5, 6]):
-        result = double(ag.constant(value))
-        expected = ag.constant(value) + ag.constant(value)
-        assert result.dtype == expected.dtype
-        np.testing.assert_array_equal(result.numpy(), expected.numpy())
+    with expect_trace_time(print_warning(double)):  # the article prints while tracing
+        for value in (1, 1.1, [1, 2], 3, 2.5, [5, 6]):
+            result = double(ag.constant(value))
+            expected = ag.constant(value) + ag.constant(value)
+            assert result.dtype == expected.dtype
+            np.testing.assert_array_equal(result.numpy(), expected.numpy())
     assert double.trace_count == 3
     assert capsys.readouterr().out.count("Tracing with") == 3
 

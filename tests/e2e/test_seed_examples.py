@@ -3,11 +3,14 @@ article prints. The examples live in examples/seed.py, one function per section.
 
 import importlib.util
 import pathlib
+import subprocess
+import sys
 
 import numpy as np
 import pytest
 
 import autograph_py as ag
+from tests.trace_time import expect_trace_time, line_of, print_warning
 
 _PATH = pathlib.Path(__file__).resolve().parents[2] / "examples" / "seed.py"
 _spec = importlib.util.spec_from_file_location("seed_examples", _PATH)
@@ -59,7 +62,9 @@ def test_5_loops_with_continue(capsys):
 
 
 def test_6_function_traces_once_and_prints_symbolic_handles(capsys):
-    _, out = run(seed.function_per_signature, capsys)
+    # The article prints while tracing on purpose, to show when tracing happens.
+    with expect_trace_time(print_warning(seed.f)):
+        _, out = run(seed.function_per_signature, capsys)
     assert out.splitlines() == [
         "Tensor([[2. 3.]], shape=(1, 2), dtype=float32) "
         "Tensor([[ 3. -2.]], shape=(1, 2), dtype=float32)",
@@ -80,7 +85,8 @@ def test_8_functions_calling_functions(capsys):
 
 
 def test_9_polymorphism_retraces_per_dtype_and_shape(capsys):
-    _, out = run(seed.polymorphism, capsys)
+    with expect_trace_time(*_trace_time_prints(seed.polymorphism)):
+        _, out = run(seed.polymorphism, capsys)
     assert out.splitlines() == [
         'Tracing with Tensor("a:0", shape=(), dtype=int32)',
         "Tensor(2, shape=(), dtype=int32)",
@@ -121,6 +127,28 @@ def test_13_printing_at_run_time_every_call(capsys):
     assert capsys.readouterr().out == "1\n5\n6\n8\n3\n" * 2
 
 
+def _trace_time_prints(section):
+    """The print() warnings running `section` gives: once per print in what it traces."""
+    if section is seed.function_per_signature:  # a new ag.function(f) on each run
+        return [print_warning(seed.f)]
+    if section is seed.polymorphism and seed.double.experimental_get_tracing_count() == 0:
+        return [print_warning(seed.double)]  # a module's ag.function: traced on the first run
+    return []
+
+
 @pytest.mark.parametrize("section", seed.SECTIONS, ids=lambda s: s.__name__)
 def test_main_job_runs_every_section(section, capsys):
-    section()
+    with expect_trace_time(*_trace_time_prints(section)):
+        section()
+
+
+def test_the_script_warns_only_where_the_article_prints_while_tracing():
+    # README.md says `python examples/seed.py` gives these two warnings, and why.
+    result = subprocess.run([sys.executable, "-W", "default", str(_PATH)], capture_output=True,
+                            text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    warned = [line for line in result.stderr.splitlines() if "Warning: " in line]
+    assert len(warned) == 2, result.stderr
+    for line, fn in zip(warned, (seed.f, seed.double)):
+        path, number = line_of(fn, "print(")
+        assert line.startswith(f"{path}:{number}: TraceTimeSideEffectWarning: print() at ")
