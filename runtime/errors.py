@@ -81,3 +81,8 @@ def op_error(op, cause):
 
 class InvalidArgumentError(ValueError):
     """Bad input to an op or a session (shape, dtype or value), named in the message."""
+
+
+class IndexNotInRangeError(InvalidArgumentError, IndexError):
+    """An index outside [0, size) given to an op that takes no negative indices (gather):
+    TensorFlow's InvalidArgumentError, and an IndexError as Python's out-of-range index."""

@@ -287,6 +287,36 @@ def _refuse_huge_ints(value):
                              f"write it as a float ({float(item)!r}) to get a float tensor")
 
 
+_TEXT = (str, bytes, np.str_, np.bytes_)
+
+
+def _leaves(value, path=""):
+    """(position, item) of the items of nested lists and tuples, in order."""
+    if isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from _leaves(item, f"{path}[{i}]")
+    else:
+        yield path, value
+
+
+def _refuse_numbers_among_strings(value):
+    """Raise for a list mixing strings and numbers, naming the first item whose kind
+    differs from the first item's: numpy would make strings of the numbers
+    (`[1, 'a']` → `['1', 'a']`); TensorFlow refuses it ("Can't convert Python sequence
+    with mixed types to Tensor")."""
+    leaves = _leaves(value)
+    first_at, first = next(leaves)
+    text = isinstance(first, _TEXT)
+    for at, item in leaves:
+        if isinstance(item, _TEXT) != text:
+            raise ValueError(f"cannot convert {_short(value)} to a tensor: it mixes numbers "
+                             f"and strings: element {at} is the {type(item).__name__} "
+                             f"{item!r}, but element {first_at} is the "
+                             f"{type(first).__name__} {first!r} (TensorFlow: \"Can't "
+                             "convert Python sequence with mixed types to Tensor\"); convert "
+                             "the elements to one kind first")
+
+
 _INT_LIMITS = {}
 _FLOAT_MAX = {np.dtype(t): float(np.finfo(t).max) for t in (np.float16, np.float32)}
 
@@ -335,6 +365,8 @@ def to_array(value, dtype=None):
                 and _may_hold_a_huge_int(array)) and (
                 dtype is None or dtypes.as_dtype(dtype).is_integer):
             _refuse_huge_ints(value)
+        if kind in "US" and isinstance(value, (list, tuple)):
+            _refuse_numbers_among_strings(value)  # numpy made strings of the numbers
         if dtype is None:
             if kind == "f":
                 array = array.astype(np.float32)

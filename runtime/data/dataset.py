@@ -28,7 +28,7 @@ from autograph_py.runtime.control_flow import while_loop
 from autograph_py.runtime.data import calls
 from autograph_py.runtime.data.cursor import is_known
 from autograph_py.runtime.data.iterator import Iterator
-from autograph_py.runtime.graph import FuncGraph
+from autograph_py.runtime.graph import FuncGraph, make_placeholder
 from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.ops.math_ops import less
 from autograph_py.runtime.tensor import EagerTensor, is_symbolic
@@ -76,7 +76,9 @@ class Dataset:
     def element_spec(self):
         probe = FuncGraph("element_spec", context.current_graph())
         with probe.as_default():
-            element = self._cursor().item(convert_to_tensor(0))
+            # Any element: an index known while building would let shape inference see
+            # the first one's shape (a batch with a remainder has no fixed row count)
+            element = self._cursor().item(make_placeholder(probe, dtypes.int32, [], "index"))
         return nest.map_structure(
             lambda t: TensorSpec(convert_to_tensor(t).shape, convert_to_tensor(t).dtype),
             element)

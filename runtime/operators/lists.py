@@ -26,6 +26,7 @@ from autograph_py.runtime.operators.backends import backend_for_any
 from autograph_py.runtime.ops.array_ops import concat, expand_dims, gather, reshape, shape, stack
 from autograph_py.runtime.ops.core import convert_to_tensor
 from autograph_py.runtime.ops.creation_ops import range_, zeros
+from autograph_py.runtime.ops.indexing import strided_slice
 from autograph_py.runtime.ops.math_ops import add
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import Tensor, is_symbolic, to_array
@@ -107,7 +108,7 @@ class TensorList:
         return self if len(parts) == 1 else TensorList(concat(parts, 0))
 
     def __getitem__(self, i):
-        return gather(self.stacked, i)
+        return strided_slice(self.stacked, i)  # Python's indexing: -1 is the last item
 
     def __iter__(self):
         raise TypeError("a TensorList (a Python list grown inside a staged loop) cannot be "

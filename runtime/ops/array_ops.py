@@ -5,12 +5,15 @@ Contract: static arguments (axes, perms, static shapes) are attrs; kernels and i
 rules validate them with the same helpers (`infer.normalize_axis`), so eager and graph
 mode reject the same inputs with the same message. Ops taking several tensors (concat,
 stack, where) need one dtype; Python scalars and lists adapt to the tensors' dtype when
-lossless. `gather` raises IndexError naming the index and the axis size; a negative
-index counts from the end (-1 is the last element).
+lossless. `gather` takes indices in [0, size) only, TensorFlow's rule (its CPU kernel):
+any other index, -1 included, is an `IndexNotInRangeError` (an InvalidArgumentError and an
+IndexError) with TensorFlow's message, "indices[1] = -1 is not in [0, 3)". Python's
+negative indexing is `x[-1]` (StridedSlice), not gather.
 """
 
 import numpy as np
 from autograph_py.runtime import dtypes
+from autograph_py.runtime.errors import IndexNotInRangeError
 from autograph_py.runtime.ops import infer, shape_args
 from autograph_py.runtime.ops.core import (
     binary_operands,
@@ -268,9 +271,29 @@ def unstack(value, num=None, axis=0, name=None):
 # --- gather ---------------------------------------------------------------------------
 
 
+def gather_index_error(indices, size):
+    """The error TensorFlow's gather raises for the first index of `indices` (an int array)
+    outside [0, size), or None when all are in range."""
+    bad = (indices < 0) | (indices >= size)
+    if not bad.any():
+        return None
+    first = int(np.argmax(bad.reshape(-1)))
+    # TF's SliceDebugString: no brackets for a scalar, the position in the indices else
+    where = ",".join(map(str, np.unravel_index(first, indices.shape)))
+    return IndexNotInRangeError(f"indices{f'[{where}]' if indices.ndim else ''} = "
+                                f"{indices.reshape(-1)[first]} is not in [0, {size})")
+
+
 def _gather_kernel(params, indices, axis):
     infer.require_kind(indices.dtype, infer.INTEGER, "indices")
-    return np.take(params, indices, axis=infer.normalize_axis(axis, params.ndim))
+    axis = infer.normalize_axis(axis, params.ndim)
+    size = params.shape[axis]
+    if indices.ndim == 0:
+        if not 0 <= indices < size:
+            raise gather_index_error(indices, size)
+    elif indices.size and (indices.min() < 0 or indices.max() >= size):
+        raise gather_index_error(indices, size)
+    return np.take(params, indices, axis=axis)
 
 
 def _gather_infer(params, indices, axis):
@@ -286,7 +309,8 @@ register(OpDef("GatherV2", _gather_kernel, _gather_infer))
 
 
 def gather(params, indices, axis=0, name=None):
-    """Slices of `params` along `axis` at `indices` (an int tensor of any shape)."""
+    """Slices of `params` along `axis` at `indices` (an int tensor of any shape, each in
+    [0, params.shape[axis]); `axis` may be negative)."""
     return apply("GatherV2", [convert_to_tensor(params), convert_to_tensor(indices)],
                  {"axis": int(axis)}, op_name=name)
 

@@ -71,28 +71,39 @@ logical_or = binary("LogicalOr", "logical_or", np.logical_or, B, "x or y, on boo
 logical_xor = binary("LogicalXor", "logical_xor", np.logical_xor, B, "x != y, on bools.")
 
 
-def _check_matmul_rank(a_rank, b_rank, a_shape, b_shape):
-    if a_rank is not None and a_rank < 2 or b_rank is not None and b_rank < 2:
-        raise ValueError(f"matmul needs tensors of rank >= 2, got shapes {a_shape} and {b_shape}")
+def matmul_shape(a, b):
+    """The result shape of matmul on shapes `a` and `b` (TensorShapes, dims may be
+    unknown), or the ValueError every mode raises: the shape rule while building, the
+    kernel (eagerly, or for dims known only when it runs) and the XLA rule alike."""
+    if a.rank is not None and a.rank < 2 or b.rank is not None and b.rank < 2:
+        raise ValueError(f"matmul needs tensors of rank >= 2, got shapes {a} and {b}")
+    if a.dims is None or b.dims is None:
+        return TensorShape(None)
+    k1, k2 = a.dims[-1], b.dims[-2]
+    if k1 is not None and k2 is not None and k1 != k2:
+        raise ValueError(f"matmul: inner dimensions differ: {a} @ {b} (the last dimension "
+                         f"of the first, {k1}, must equal the second-to-last of the second, "
+                         f"{k2})")
+    try:
+        batch = infer.broadcast_shapes(TensorShape(a.dims[:-2]), TensorShape(b.dims[:-2]))
+    except ValueError:
+        raise ValueError(f"matmul: the batch dimensions of {a} and {b} (all but the last "
+                         "two) cannot be broadcast together") from None
+    return TensorShape(batch.dims + (a.dims[-2], b.dims[-1]))
 
 
 def _matmul_kernel(a, b):
     infer.require_kind(a.dtype, N)
-    _check_matmul_rank(a.ndim, b.ndim, TensorShape(a.shape), TensorShape(b.shape))
+    if a.ndim < 2 or b.ndim < 2 or a.shape[-1] != b.shape[-2] or \
+            a.ndim > 2 and b.ndim > 2 and a.shape[:-2] != b.shape[:-2]:
+        matmul_shape(TensorShape(a.shape), TensorShape(b.shape))  # raises what infer raises
     return np.matmul(a, b)
 
 
 def _matmul_infer(a, b):
     infer.require_specs(N, a, b)
     infer.same_dtype(a, b)
-    _check_matmul_rank(a.shape.rank, b.shape.rank, a.shape, b.shape)
-    if a.shape.dims is None or b.shape.dims is None:
-        return TensorShape(None), a.dtype
-    k1, k2 = a.shape.dims[-1], b.shape.dims[-2]
-    if k1 is not None and k2 is not None and k1 != k2:
-        raise ValueError(f"matmul: inner dimensions differ: {a.shape} @ {b.shape}")
-    batch = infer.broadcast_shapes(TensorShape(a.shape.dims[:-2]), TensorShape(b.shape.dims[:-2]))
-    return TensorShape(batch.dims + (a.shape.dims[-2], b.shape.dims[-1])), a.dtype
+    return matmul_shape(a.shape, b.shape), a.dtype
 
 
 register(OpDef("MatMul", _matmul_kernel, _matmul_infer))

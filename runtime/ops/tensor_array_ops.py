@@ -11,7 +11,8 @@ declared, shape `(0,)`); a write gives it `size` rows, unwritten ones zero.
 - `TensorArrayCheckRead(written, indices)`: `indices`, after checking each is in range
   and written (the read itself is a `gather` of the buffer, so its gradient is gather's).
 - `TensorArrayStack(buffer, written)`: the `(size, *element_shape)` tensor; with no
-  element written it needs a fully known `element_shape`.
+  element written it needs a fully known `element_shape` (an empty array whose element
+  rank is unknown stacks to `(0,)`).
 - `TensorArrayBufferGrad(grad, buffer, indices)`: `grad` cut to `buffer`'s shape with the
   rows at `indices` zeroed (what reaches a buffer that a scatter overwrote there).
 Errors are raised by the kernels, so a graph names the user's line that built the op.
@@ -106,7 +107,10 @@ def _check_read_kernel(written, indices):
 
 def _stack_kernel(buffer, written, element_shape):
     size = written.shape[0]
-    if buffer.shape[0] == size:
+    # An empty array's buffer is (0,) until a write runs: with a rank known (declared, or
+    # learnt from a write traced in a loop that ran no iteration) it stacks to
+    # (0, *element_shape), TensorFlow's rule; with no rank, to (0,), as TF's eager arrays.
+    if buffer.shape[0] == size and (size or buffer.ndim > 1 or element_shape is None):
         return buffer
     if element_shape is None or None in element_shape:
         raise ValueError("TensorArray stack: no element was written and its element_shape "

@@ -16,15 +16,19 @@ error); `constants` maps the argument names that hold Const values to those valu
   divisor that may be zero calls the kernel instead, which raises its ZeroDivisionError.
   Each candidate is checked once, on sample scalars of the static dtypes, to give the
   static output dtype (else the kernel stays).
-- Identity is its input; `static_kernel(op)` is np.matmul for a MatMul whose ranks and
-  dtype are known (the kernel's checks hold), else None.
+- Identity is its input; `static_kernel(op)` is np.matmul for a MatMul whose ranks,
+  dtype, inner and batch dims are known (the kernel's checks hold), else None.
 - Scalar indexing: `GatherV2` with a rank-0 integer index and a static axis, and
   `StridedSlice` whose index is static except for rank-0 integer inputs, become direct
-  indexing (`x[i]`, `x[i, 1:]`) with the static parts precomputed. numpy raises the same
-  IndexError (same message) as `np.take` and the general kernel. `scalar_item` asks for a
-  Python scalar: `x.item(i, j)` when the index is complete (the same IndexError).
-  `single_index(op, args)` is the index of an op that reads one element of a rank-1
-  array (what a loop may read through a faster view of the array).
+  indexing (`x[i]`, `x[i, 1:]`) with the static parts precomputed. For StridedSlice numpy
+  raises the same IndexError (same message) as the kernel. Gather takes no negative
+  index (TensorFlow's rule, runtime/ops/array_ops.py): its read is guarded,
+  `(x[i] if i >= 0 else GatherV2(...))`, and has the kernel call as its `fallback` for
+  numpy's IndexError past the end, so the kernel raises its own error for any index
+  outside [0, size). `scalar_item` asks for a Python scalar: `x.item(i, j)` when the
+  index is complete. `single_index(op, args)` is the index of an op that reads one
+  element of a rank-1 array (what a loop may read through a faster view of the array);
+  `view_read(op, view, index, folded)` is that read through the view.
 """
 
 from typing import NamedTuple
@@ -62,11 +66,9 @@ def expression(op, args, kernel, constants, scalar_item=False):
         return Expression(args[0], False)  # an alias: nothing to fold
     if op.type in OPERATORS:
         return _scalar(op, args, kernel, constants)
-    source = None
     if op.type == "GatherV2":
-        source = _gather(op, args, scalar_item)
-    elif op.type == "StridedSlice":
-        source = _strided_slice(op, args, scalar_item)
+        return _gather(op, args, kernel, scalar_item)
+    source = _strided_slice(op, args, scalar_item) if op.type == "StridedSlice" else None
     return None if source is None else Expression(source, False)  # may raise IndexError
 
 
@@ -103,15 +105,32 @@ def _is_int_scalar(tensor):
     return tensor.shape.dims == () and tensor.dtype.np_dtype.kind in "iu"
 
 
-def _gather(op, args, scalar_item):
+def _gather(op, args, kernel, scalar_item):
     params, indices = op.inputs
     rank = params.shape.rank
     if not _is_int_scalar(indices) or rank is None or not -rank <= op.attrs["axis"] < rank:
         return None
     axis = op.attrs["axis"] % rank
     if scalar_item and rank == 1:
-        return f"{args[0]}.item({args[1]})"
-    return f"{args[0]}[{'' if axis == 0 else ':, ' * axis}{args[1]}]"
+        read = f"{args[0]}.item({args[1]})"
+    else:
+        read = f"{args[0]}[{'' if axis == 0 else ':, ' * axis}{args[1]}]"
+    # Only the kernel's error, never numpy's reading from the end or its IndexError
+    failing = f"{kernel}({args[0]}, asarray({args[1]}), axis={op.attrs['axis']})"
+    return Expression(_nonnegative(read, args[1], failing), False, fallback=failing)
+
+
+def _nonnegative(read, index, failing):
+    return f"({read} if {index} >= 0 else {failing})"
+
+
+def view_read(op, view, index, folded):
+    """The Expression reading `op`'s one element through `view` (a rank-1 array's scalar
+    view) at `index`, falling back to `folded` (the op's own Expression)."""
+    if op.type == "GatherV2":  # a view reads -1 from the end too
+        return Expression(_nonnegative(f"{view}[{index}]", index, folded.fallback), False,
+                          fallback=folded.fallback)
+    return Expression(f"{view}[{index}]", False, fallback=folded.source)
 
 
 def single_index(op, args):
@@ -131,15 +150,18 @@ def single_index(op, args):
 
 
 def static_kernel(op):
-    """np.matmul for a MatMul whose kernel checks (numeric dtype, ranks >= 2) hold
-    statically: the kernel would only repeat them, each call, before calling it."""
+    """np.matmul for a MatMul whose kernel checks (numeric dtype, ranks >= 2, inner and
+    batch dims that agree) hold statically: the kernel would only repeat them, each call,
+    before calling it. Dims the shape rule could not compare (unknown) keep the kernel,
+    whose error is the shape rule's, not numpy's."""
     if op.type != "MatMul":
         return None
     a, b = op.inputs
     ranks = (a.shape.rank, b.shape.rank)
     if None in ranks or min(ranks) < 2 or a.dtype.np_dtype.kind not in "iuf":
         return None
-    return np.matmul
+    compared = (a.shape.dims[-1], b.shape.dims[-2], *a.shape.dims[:-2], *b.shape.dims[:-2])
+    return None if None in compared else np.matmul
 
 
 def _strided_slice(op, args, scalar_item):

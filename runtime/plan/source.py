@@ -42,10 +42,10 @@ from autograph_py.runtime.plan.control import IFS, WHILES, ControlFlowWriter
 from autograph_py.runtime.plan.expressions import (
     GLOBALS,
     OPERATORS,
-    Expression,
     expression,
     is_number_scalar,
     single_index,
+    view_read,
 )
 from autograph_py.runtime.plan.fusion import chain, fused_calls, fusible_run, ufunc_of
 from autograph_py.runtime.plan.python_scalars import GLOBALS as PYTHON_GLOBALS
@@ -401,7 +401,7 @@ class _Writer(ControlFlowWriter):
         view = self.views.get(step.inputs[0])
         index = single_index(op, args) if folded is not None and view else None
         if index is not None and output in self.python:
-            return Expression(f"{view}[{index}]", False, fallback=folded.source)
+            return view_read(op, view, index, folded)
         return folded
 
     def materialize(self, names, indent):

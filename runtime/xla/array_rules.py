@@ -6,11 +6,15 @@ static shapes, which `lowering` folds): else a LoweringError names the op. Ops w
 result shape depends on values (`Where`, `BooleanMask`) compile only when their inputs
 are known. Adjoint ops (`PadGrad`, `TileGrad`, `StridedSliceGrad`, `PutAlongAxis`,
 `SumToShapeOf`, `BooleanMaskGrad`) are the vector-Jacobian products of their forward
-rows. Integer indices out of range are checks (IndexError on return), as numpy raises.
+rows. Integer indices out of range are checks (IndexError on return), as numpy raises;
+gather's indices must be in [0, size) (IndexNotInRangeError on return, with the numpy
+kernel's message naming the first bad index: XLA itself would clamp them).
 """
 
 import jax.numpy as jnp
 import numpy as np
+from autograph_py.runtime.errors import IndexNotInRangeError
+from autograph_py.runtime.ops.array_ops import gather_index_error
 from autograph_py.runtime.ops.indexing import build_index
 from autograph_py.runtime.ops.infer import normalize_axis
 from autograph_py.runtime.ops.manipulation_ops import PAD_MODES, mask_index, masked_axes
@@ -92,16 +96,24 @@ def _check_indices(ctx, op, indices, size):
               f"index out of range for an axis of size {size}")
 
 
+def _check_gather_indices(ctx, op, indices, size):
+    known = ctx.value_range(indices)
+    if known is not None and 0 <= known[0] and known[1] < size:
+        return  # proven in range (a loop counter over the axis)
+    ctx.check_reported(op, (indices >= 0) & (indices < size), IndexNotInRangeError,
+                       f"an index is not in [0, {size})",
+                       lambda values: str(gather_index_error(np.asarray(values), size)),
+                       indices)
+
+
 @register_lowering("GatherV2")
 def _gather(ctx, op, params, indices):
     axis = normalize_axis(op.attrs["axis"], params.ndim)
-    _check_indices(ctx, op, indices, params.shape[axis])
     size = params.shape[axis]
+    _check_gather_indices(ctx, op, indices, size)
     if size == 0:
         return _never_read(lambda p: jnp.take(p, indices, axis=axis), params, {axis})
-    # Checked in range [-size, size) above (a failed check raises on return, whatever is
-    # read), so a negative index needs one add, not the division of mode="wrap".
-    indices = jnp.where(indices < 0, indices + size, indices)
+    # Checked in [0, size) above: a failed check raises on return, whatever is read.
     if np.ndim(indices) == 0:  # a loop's element read: one dynamic slice
         result = lax.dynamic_index_in_dim(params, indices, axis, keepdims=False)
     else:

@@ -226,9 +226,9 @@ class CompiledGraph:
         """The error of check `code` (1-based) of the trace for input `shapes`, as the numpy
         kernel would raise it."""
         op, error_type, message = self._checks[shapes][code - 1]
-        if error_type is not InvalidArgumentError:
+        if not issubclass(error_type, InvalidArgumentError):
             return op_error(op, error_type(message))
-        jax.effects_barrier()  # an Assert's data come through a callback
+        jax.effects_barrier()  # an Assert's data (a bad gather index) come by a callback
         message = self._messages.take(code) or message
-        return InvalidArgumentError(f"{message}\n  (op '{op.name}' ({op.type}) created at "
-                                    f"{format_location(op.location)})")
+        return error_type(f"{message}\n  (op '{op.name}' ({op.type}) created at "
+                          f"{format_location(op.location)})")

@@ -13,7 +13,10 @@ Contract:
   integer division by zero, an index out of range): the first failure's code stays in
   the state and is raised, naming the op and the user's line, when the call returns.
   Under `ctx.guard` (a branch computed by a select) a check fails only where the guard
-  holds, so the branch not taken never raises.
+  holds, so the branch not taken never raises. `ctx.check_reported(op, ok, error_type,
+  message, render, *data)` is a check whose message depends on values (an Assert's data,
+  the index gather refuses): `render(*arrays)` makes it on the host, from `data` sent by
+  a callback only when the check fails.
 - `lower_graph(ctx, graph, inputs, outputs=None)` lowers the ops `outputs` need plus the
   graph's stateful ops, in graph order. Values known while tracing stay numpy arrays:
   a pure op whose inputs are all known is folded with its numpy kernel (so shapes and
@@ -29,6 +32,7 @@ from autograph_py.runtime.errors import op_error
 from autograph_py.runtime.graph_walk import ops_reaching
 from autograph_py.runtime.recording import EAGER_CONTEXT
 from autograph_py.runtime.xla.table import LoweringError, lowering_error, rule_for
+from jax import lax
 
 NO_ERROR = np.int32(0)
 
@@ -92,6 +96,29 @@ class LoweringContext:
         self.checks.append((op, error_type, message))
         code = len(self.checks)
         self.error = jnp.where((self.error == 0) & ~jnp.all(ok), code, self.error)
+
+    def check_reported(self, op, ok, error_type, message, render, *data):
+        """`check`, failing with the message `render(*data)` computes on the host (the
+        compiled function raises it with `error_type`, an InvalidArgumentError)."""
+        count = len(self.checks)
+        self.check(op, ok, error_type, message)
+        if len(self.checks) == count:
+            return  # known to hold while tracing
+        code, messages = len(self.checks), self.assert_messages
+
+        def record(*values):
+            messages.put(code, render(*values))
+
+        def report():
+            jax.debug.callback(record, *data)
+
+        failing = ~jnp.all(ok) if isinstance(ok, jax.core.Tracer) else True
+        if self.guard is not None:  # the branch not taken reports nothing
+            failing = self.guard & failing
+        if failing is True:
+            report()  # known to fail
+        else:
+            lax.cond(failing, report, lambda: None)
 
 
 def is_known(value):

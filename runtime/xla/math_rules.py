@@ -10,6 +10,8 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from autograph_py.runtime.ops.infer import normalize_axes, normalize_axis
+from autograph_py.runtime.ops.math_ops import matmul_shape
+from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.xla import tie_conventions as conventions
 from autograph_py.runtime.xla.lowering import static
 from autograph_py.runtime.xla.table import register_lowering
@@ -37,7 +39,7 @@ _BINARY = {
     "Minimum": conventions.minimum, "Equal": jnp.equal, "NotEqual": jnp.not_equal, "Less": jnp.less,
     "LessEqual": jnp.less_equal, "Greater": jnp.greater, "GreaterEqual": jnp.greater_equal,
     "LogicalAnd": jnp.logical_and, "LogicalOr": jnp.logical_or,
-    "LogicalXor": jnp.logical_xor, "MatMul": jnp.matmul,
+    "LogicalXor": jnp.logical_xor,
 }
 
 
@@ -50,6 +52,14 @@ def _elementwise(fn):
 
 for _name, _fn in {**_UNARY, **_BINARY}.items():
     register_lowering(_name)(_elementwise(_fn))
+
+
+@register_lowering("MatMul")
+def _matmul(ctx, op, a, b):
+    # Shapes the graph left unknown (an input_signature's None dims) are known now: the
+    # kernel's error for them, not JAX's.
+    matmul_shape(TensorShape(np.shape(a)), TensorShape(np.shape(b)))
+    return jnp.asarray(jnp.matmul(a, b), out_dtype(op))
 
 
 @register_lowering("RealDiv")

@@ -23,9 +23,8 @@ from autograph_py.runtime.errors import InvalidArgumentError
 from autograph_py.runtime.ops.check_ops import failure_message
 from autograph_py.runtime.ops.logging_ops import render
 from autograph_py.runtime.ops.shape_args import resolve
-from autograph_py.runtime.xla.lowering import is_known, run_kernel_on_host, static
+from autograph_py.runtime.xla.lowering import run_kernel_on_host, static
 from autograph_py.runtime.xla.table import register_lowering
-from jax import lax
 
 
 @register_lowering("ReadVariable")
@@ -69,24 +68,10 @@ class AssertMessages:
 
 @register_lowering("Assert")
 def _assert(ctx, op, condition, *data):
-    count = len(ctx.checks)
-    ctx.check(op, condition, InvalidArgumentError, failure_message(""))
-    if len(ctx.checks) == count:
-        return ()  # known to hold while tracing
-    code = len(ctx.checks)
     attrs = op.attrs
-
-    def record(*values):
-        ctx.assert_messages.put(code, failure_message(render(
-            attrs["template"], values, " ", attrs["summarize"])))
-
-    def report():
-        jax.debug.callback(record, *data)
-
-    if is_known(condition):
-        report()  # known to fail
-    else:
-        lax.cond(jnp.all(condition), lambda: None, report)
+    ctx.check_reported(op, condition, InvalidArgumentError, failure_message(""),
+                       lambda *values: failure_message(render(
+                           attrs["template"], values, " ", attrs["summarize"])), *data)
     return ()
 
 
