@@ -7,7 +7,9 @@ Contract:
   gets its own live copy sharing the original's cells and globals (`conversion_cache`:
   held weakly, thread-safe).
 - `to_graph(fn)` returns the converted callable (bound again for methods); exceptions
-  raised inside it carry notes with the user's file and line (`error_rewriting`). A call
+  raised inside it carry notes with the user's file and line (`error_rewriting`), but a
+  recursion through a staged statement, which cannot end while tracing, is one short
+  error saying so (`recursion`). A call
   that stages nothing runs `fn` as written (`fast_path`: same result, the original's
   speed), every other call the converted code.
 - `converted(f)`, which converted code calls for every call (`ag__.converted(f)(args)`:
@@ -49,6 +51,7 @@ from autograph_py import (
     fast_path,
     library_paths,
     loader,
+    recursion,
     user_stack,
     user_tracing,
 )
@@ -234,8 +237,14 @@ def to_graph(fn, recursive=True):
             with building:
                 result = converted(*args, **kwargs)
         except Exception as e:
-            error_rewriting.annotate(e)
-            raise
+            endless = recursion.staged_recursion(e)
+            if endless is None:
+                error_rewriting.annotate(e)
+                raise
+        else:
+            endless = None
+        if endless is not None:
+            raise endless  # outside the `except`: no context repeating the recursion
         if graph is not None and len(graph.stateful_ops) > first_stateful:
             result = _after_side_effects(result, graph, graph.stateful_ops[first_stateful:])
         return result

@@ -21,14 +21,14 @@ def user_frames(tb):
         mapped = _source_map.lookup(code.co_filename, tb.tb_lineno)
         if mapped is not None:
             name = code.co_name
-            if frames and not _written_by_user(code):
+            if frames and not written_by_user(code):
                 name = frames[-1][2]  # a converter-made body (`if_body`): its user function
             frames.append((mapped[0], mapped[1], name))
         tb = tb.tb_next
     return frames
 
 
-def _written_by_user(code):
+def written_by_user(code):
     """Whether `code` is a function the user wrote: its `def` maps to a user's `def` line
     (a converter-made body maps to the statement it was made from; lambdas keep theirs)."""
     if code.co_name.startswith("<"):

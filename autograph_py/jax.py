@@ -9,7 +9,10 @@ Contract:
 - `jit(fn, **jit_kwargs)` is `jax.jit(ag.to_graph(fn), **jit_kwargs)` (`static_argnums`,
   `static_argnames`, `donate_argnums`... passed through); `grad(fn, **grad_kwargs)` is
   `jax.grad(ag.to_graph(fn), ...)`. Both work as decorators, bare or with keywords.
-  Without JAX installed they raise an ImportError naming the `[xla]` extra.
+  Without JAX installed they raise an ImportError naming the `[xla]` extra. A check that
+  fails when the compiled program runs (a failed `assert`) raises the user's error
+  itself, naming their file:line, in place of JAX's runtime error
+  (runtime/xla/staging/host_failures.py).
 """
 
 import functools as _functools
@@ -46,7 +49,10 @@ def _transform(name, fn, kwargs):
     if fn is None:  # used as @ag.jax.jit(static_argnums=0)
         return _functools.partial(_transform, name, **{"kwargs": kwargs})
     transform = getattr(_require_jax(), name)
-    return transform(to_graph(fn), **kwargs)  # jax.jit/grad keep fn's name and docs
+    from autograph_py.runtime.xla.staging import host_failures  # noqa: PLC0415  (needs jax)
+
+    # jax.jit/grad keep fn's name and docs, and Reraising keeps theirs.
+    return host_failures.Reraising(transform(to_graph(fn), **kwargs))
 
 
 def jit(fn=None, **jit_kwargs):

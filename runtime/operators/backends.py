@@ -6,6 +6,7 @@ Contract:
   run as Python (Python and numpy values, eager tensors, concrete JAX arrays): then the
   operator does exactly what the Python construct does.
 - `backend_for_any(values)`: the backend of the first value some backend claims, else None.
+- `loaded()`: the backends that have claimed a value so far.
 - `never_claims(cls)`: no backend can claim a value of type `cls`. `PLAIN` is a set that
   the fast path (autograph_py/fast_path.py) fills with such types (registering a backend
   empties it, and `context.idle_plain`, the fast path's copy for C-only tests).
@@ -113,6 +114,11 @@ def backend_for(value):
         if row.claims(value):
             return row.get()
     return None
+
+
+def loaded():
+    """The backends loaded so far (a row loads its backend when it first claims a value)."""
+    return [row.backend for row in _ROWS if row.backend is not None]
 
 
 def backend_for_any(values):

@@ -10,6 +10,10 @@ tf.function), else None. `finished(count)` tells it how many items the staged lo
 iterable answers, for an int32 scalar `index` counting iterations from 0,
 `has_item(index)` (a bool tensor: is there an item at `index`) and `item(index)`.
 `for_stmt` turns these into the condition and the body of one `while_loop`.
+A symbolic integer `ag.range(...)` whose length is known only when the graph runs is
+walked as a staged `range` over the Range op's own inputs (TensorFlow's AutoGraph does
+the same): the loop counts instead of reading a table of the values, so XLA compiles it
+(a loop's trip count may be a run-time value, a tensor's length may not).
 Iterated in Python (outside converted code) the lazy objects raise the same TypeError
 as a symbolic tensor; used as a tensor, a staged range is `ag.range(...)`.
 """
@@ -18,9 +22,19 @@ from autograph_py.runtime import context
 from autograph_py.runtime.data import Dataset, Iterator
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.ops.array_ops import cast, gather, shape
+from autograph_py.runtime.ops.bound_check import require_bound
 from autograph_py.runtime.ops.core import convert_to_tensor, same_dtype_tensors
 from autograph_py.runtime.ops.creation_ops import range_
-from autograph_py.runtime.ops.math_ops import add, greater, less, logical_and, logical_or, multiply
+from autograph_py.runtime.ops.infer import constant_value
+from autograph_py.runtime.ops.math_ops import (
+    add,
+    greater,
+    less,
+    logical_and,
+    logical_or,
+    multiply,
+    not_equal,
+)
 from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 
 
@@ -74,9 +88,14 @@ class StagedRange(StagedIterable):
         self._step_sign = None if isinstance(step, Tensor) else (step > 0) - (step < 0)
         if self._step_sign == 0:
             raise ValueError("range() arg 3 must not be zero")
+        if self._step_sign is None:  # as Python's range, a zero step is an error, not no loop
+            self.step = require_bound(self.step, not_equal(self.step, 0),
+                                      "range() arg 3 must not be zero")
+        self._unit_step = not isinstance(step, Tensor) and step == 1
 
     def item(self, index):
-        return add(self.start, multiply(cast(index, self.start.dtype), self.step))
+        offset = cast(index, self.start.dtype)
+        return add(self.start, offset if self._unit_step else multiply(offset, self.step))
 
     def has_item(self, index):
         value = self.item(index)
@@ -162,9 +181,21 @@ def as_staged(value):
     if isinstance(value, StagedIterable):
         return value
     if isinstance(value, SymbolicTensor):
-        return TensorRows(value)
+        return _counted_range(value) or TensorRows(value)
     if isinstance(value, TensorList):
         return TensorRows(value.stacked)
     if isinstance(value, (Dataset, Iterator)) and context.current_graph() is not None:
         return StagedDataset(value)
     return None
+
+
+def _counted_range(tensor):
+    """A StagedRange standing for `tensor` when it is an integer `ag.range` of a length
+    unknown while building, else None. A range of static length stays a table read by
+    index: its loop is as well known (a static trip count) and its values prove bounds."""
+    op = tensor.op
+    if op.type != "Range" or tensor.shape[0] is not None or not tensor.dtype.is_integer:
+        return None
+    start, limit, delta = op.inputs
+    step = constant_value(delta)
+    return StagedRange(start, limit, delta if step is None else int(step))

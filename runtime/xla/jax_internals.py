@@ -18,12 +18,17 @@ Contract:
   names in `AUTODIFF_TRACES`); true when this version does not let us tell.
 - `LOOP_PRIMITIVES` and `calls_host(eqn)`: the names of the primitives that loop, and
   whether a jaxpr equation calls the host (a callback primitive, or any effect).
+- `CALLBACK_LOGGERS`: the loggers on which JAX logs the exception a host callback raised
+  (with its traceback, to stderr) before raising its own error.
 - `missing()`: the names of the parts above that this JAX version does not have.
 """
+
+import importlib
 
 AUTODIFF_TRACES = ("JVPTrace", "LinearizeTrace")
 LOOP_PRIMITIVES = ("while", "scan")
 _HOST_CALL = "callback"  # in the name of every host-callback primitive
+CALLBACK_LOGGERS = ("jax._src.debugging", "jax._src.callback")
 
 
 def _core():
@@ -77,6 +82,13 @@ def missing():
 
     lacks += [f"jax._src.interpreters.ad.{name}" for name in AUTODIFF_TRACES
               if not hasattr(ad, name)]
+    for name in CALLBACK_LOGGERS:
+        try:
+            logger = importlib.import_module(name).logger
+        except (ImportError, AttributeError):
+            logger = None
+        if getattr(logger, "name", None) != name:
+            lacks.append(f"{name}.logger")
     from jax import lax  # noqa: PLC0415
 
     lacks += [f"the primitive {name!r}" for name, primitive in

@@ -11,8 +11,10 @@ Python values and never reach it. What lowers to what:
   guards.py, when a `break`/`return` may stop it); `for` over `range` with a traced bound →
   `lax.while_loop` (loops.py). So `jax.grad` works through every loop with a static trip
   count.
-- `assert` on a traced value → a host callback that raises when the program runs (the
-  error surfaces as JAX's runtime error carrying the message).
+- `assert` on a traced value → a host callback that raises when the program runs, with
+  the message and the user's file:line (host_failures.py: JAX's runtime error carrying
+  it, or under `ag.jax.jit` / `ag.jax.grad` the AssertionError itself; nothing is
+  logged to stderr).
 - builtins: `range`/`enumerate`/`zip` with traced arguments → the lazy objects of
   iterables.py; `len` of a traced range; `int`/`float` → `astype(int32/float32)`;
   `min`/`max` → `jnp.minimum`/`jnp.maximum` (of one array: over its first axis); `sum` →
@@ -27,7 +29,7 @@ import jax
 import jax.numpy as jnp
 from autograph_py.runtime.operators import overload_factories
 from autograph_py.runtime.ops.check_ops import failure_message
-from autograph_py.runtime.xla.staging import branches, iterables, loops, values
+from autograph_py.runtime.xla.staging import branches, host_failures, iterables, loops, values
 
 
 def _len(value):
@@ -52,6 +54,9 @@ _OVERLOADS = {
         lambda x, axis: jnp.sum(jnp.asarray(x), axis=axis)),
     "bool": _bool,
 }
+
+
+host_failures.quiet_callback_logs()
 
 
 class JaxBackend:
@@ -111,9 +116,11 @@ class JaxBackend:
         return jnp.any(jnp.asarray(container) == item)
 
     def assert_(self, test, message):
+        message = host_failures.located(failure_message(message), "assert")
+
         def check(ok):
             if not ok:
-                raise AssertionError(failure_message(message))
+                host_failures.fail(AssertionError(message))
 
         # Ordered: with an unordered callback in a branch, jax 0.10.2 on CPU can return the
         # wrong parameter from the function (a branch's inner lax.cond result instead).

@@ -36,7 +36,7 @@ from autograph_py.runtime.operators.undefined import (
     UndefinedSymbolError,
 )
 from autograph_py.runtime.xla import lax_control
-from autograph_py.runtime.xla.staging import autodiff, guards, list_reads, values
+from autograph_py.runtime.xla.staging import autodiff, guards, host_failures, list_reads, values
 from jax import lax
 
 _UNASSIGNED = (Undefined, UndefinedReturnValue)
@@ -194,11 +194,13 @@ def _checked_read(value, ran, name):
     read fails: the check is a pure callback that JAX drops when the value is unused; it
     passes gradients through unchanged."""
 
+    message = host_failures.located(
+        f"local variable '{name}' is used after a staged loop that ran no iteration, so it "
+        f"was never assigned (define '{name}' before the loop)", "the loop")
+
     def check(value, ran):
         if not np.all(ran):
-            raise UnboundLocalError(
-                f"local variable '{name}' is used after a staged loop that ran no iteration, "
-                f"so it was never assigned (define '{name}' before the loop)")
+            host_failures.fail(UnboundLocalError(message))
         return value
 
     @jax.custom_jvp
