@@ -18,6 +18,7 @@ import re
 import pytest
 
 import autograph_py as ag
+from tests.trace_time import prints_while_tracing_in
 
 DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs"
 _FENCE = re.compile(r"^```(\w*)\n(.*?)^```$", re.S | re.M)
@@ -38,7 +39,8 @@ def run_document(name, tmp_path):
             path.write_text(body)
             namespace["__file__"] = str(path)  # as for a script: blocks may print paths
             out = io.StringIO()
-            with contextlib.redirect_stdout(out):
+            # Examples print while tracing on purpose, to show when tracing happens.
+            with contextlib.redirect_stdout(out), prints_while_tracing_in(path):
                 exec(compile(body, str(path), "exec"), namespace)
             printed = out.getvalue()
         elif kind == "output":
