@@ -39,6 +39,16 @@ def test_unwatched_tensor_gets_none():
     assert tape.gradient(y, x) is None
 
 
+def test_an_unwatched_source_of_a_kept_op_gets_its_gradient_as_in_tensorflow():
+    # Issue 25, bug 4: the op is kept because of the Variable; TensorFlow's backward pass
+    # computes the gradient of each input asked for as a source (tape.h's
+    # unneeded_gradients), so it returns w here, and None for x * x alone (above).
+    w, x = Variable(3.0), constant(2.0)
+    with GradientTape() as tape:
+        y = w * x
+    assert float(tape.gradient(y, x)) == float(w.numpy())
+
+
 def test_nested_sources_keep_their_structure():
     x, y = constant(2.0), constant(3.0)
     v = Variable(4.0)
