@@ -34,6 +34,8 @@ def __getattr__(name):
     refuse("autograph_py", name)
 
 
-def __dir__():  # dir(ag) and completion list the API before any name was read
-    __getattr__("__all__")
-    return sorted(globals())
+def __dir__():
+    """dir(ag) and completion: the API (loaded if no name was read yet) and
+    `__version__`, not the package's own submodules (`ag.loader`, `ag.fast_path`, ...),
+    which the import system also binds here."""
+    return sorted({*__getattr__("__all__"), "__version__"})

@@ -10,7 +10,7 @@ so the same source runs both ways. `autograph.experimental` holds them under Ten
 spelling (`tf.autograph.experimental.set_loop_options`).
 """
 
-from types import SimpleNamespace
+from autograph_py.runtime.namespace import Namespace
 
 
 def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None,
@@ -30,5 +30,7 @@ def set_element_type(entity, dtype, shape=None):
     """Declare the element dtype (and shape) of the list `entity` for staged code."""
 
 
-autograph = SimpleNamespace(experimental=SimpleNamespace(
+# `ag.autograph.experimental.set_loop_options`, TensorFlow's spelling.
+autograph = Namespace("autograph_py.autograph", experimental=Namespace(
+    "autograph_py.autograph.experimental",
     set_loop_options=set_loop_options, set_element_type=set_element_type))

@@ -37,5 +37,6 @@ def test_the_first_name_read_loads_the_api_and_its_hooks():
 
 def test_dir_lists_the_api_before_any_name_was_read():
     code = ("import autograph_py as ag\nnames = dir(ag)\n"
-            "assert {'function', 'to_code', 'constant', 'Session'} <= set(names), names")
+            "assert {'function', 'to_code', 'constant', 'Session'} <= set(names), names\n"
+            "assert not {'loader', 'fast_path', 'runtime', 'api'} & set(names), names")
     assert _loaded_after(code) == str(list(_HEAVY))
