@@ -9,38 +9,35 @@ Contract (the dispatch and the Python-run statements: control_flow.py):
   `do_return` flag) it is filled with zeros there: the flag guards that value. A Python
   list that one branch resizes becomes a `TensorList`. Both are found while tracing, and
   the branches are traced again (their Python side effects run again).
-- `loop(test, body, get_state, set_state, symbol_names, opts, condition)` is one
+- `loop(adapter, test, body, get_state, set_state, symbol_names, opts, condition)` is one
   `while_loop` over the symbols' values (state.py says which values are carried), rotated
   so the test runs exactly as often as in Python. Symbols the loop assigns before reading
   (temporaries, `retval_`) start as zeros of the right spec; a Python list the loop
-  resizes becomes a `TensorList`. Both are learnt from one probe iteration traced into a
-  throwaway graph, made only when such symbols exist (the body's Python side effects run
-  once more while tracing). A symbol read before the loop defines it, or a dtype or
-  structure that changes across iterations, is an error naming it.
-- `for_stmt(staged, extra_test, body, ...)` walks a staged iterable (iterables.py) by index
-  in one such loop.
+  resizes becomes a `TensorList`. Both are learnt by staging.entry_state from probe
+  iterations (graph_staging.py, `adapter`), made only when such symbols or lists exist
+  (the body's Python side effects run once more while tracing). A symbol read before the
+  loop defines it, or a dtype or structure that changes across iterations, is an error
+  naming it.
+- `resized(a, b)` / `element_like(init, *ends)`: whether a list ends two paths with
+  different lengths, and an element that gives the dtype and shape of its TensorList.
+The `for` over a staged iterable is staging.for_stmt, driving this loop.
 """
 
-from autograph_py.runtime import context, dtypes, nest
+from autograph_py.runtime import dtypes, nest
 from autograph_py.runtime.control_flow import check_predicate, while_loop
 from autograph_py.runtime.control_flow import cond as staged_cond
-from autograph_py.runtime.graph import FuncGraph
+from autograph_py.runtime.operators import staging
 from autograph_py.runtime.operators import state as state_lib
 from autograph_py.runtime.operators.lists import TensorList
 from autograph_py.runtime.operators.truth import as_condition, truth
 from autograph_py.runtime.operators.undefined import (
     Undefined,
     UndefinedReturnValue,
-    UndefinedSymbolError,
 )
 from autograph_py.runtime.ops.bound_check import require_bound
 from autograph_py.runtime.ops.core import convert_to_tensor
-from autograph_py.runtime.ops.math_ops import add, logical_and, logical_not
-from autograph_py.runtime.shapes import TensorShape
+from autograph_py.runtime.ops.math_ops import logical_not
 from autograph_py.runtime.tensor import Tensor, to_array
-
-_UNASSIGNED = (Undefined, UndefinedReturnValue)
-
 
 # --- if ---------------------------------------------------------------------------------
 
@@ -67,9 +64,9 @@ def if_stmt(cond, body, orelse, get_state, set_state, symbol_names):
             break
         except _TraceOtherBranchFirst:
             cond, body, orelse = logical_not(truth(cond)), orelse, body
-        except _ListResized as resized:
-            i = resized.index
-            init = (*init[:i], TensorList.from_items(init[i], resized.like), *init[i + 1:])
+        except _ListResized as grown:
+            i = grown.index
+            init = (*init[:i], TensorList.from_items(init[i], grown.like), *init[i + 1:])
     set_state(final)
 
 
@@ -121,21 +118,21 @@ def _reconcile_branches(init, first, second, symbol_names):
                 f"'{name}' is defined in only one branch of the `if` and used after it; the "
                 "condition is a tensor, so both branches are built into the graph and both "
                 f"must give '{name}' a value (or define it before the `if`)")
-        elif isinstance(init[i], list) and _resized(a, b):
-            raise _ListResized(i, _element_like(init[i], a, b))
+        elif isinstance(init[i], list) and resized(a, b):
+            raise _ListResized(i, element_like(init[i], a, b))
         else:
             state_lib.check_same_structure(a, b, name, "in the two branches of the `if`")
     return tuple(second)
 
 
-def _resized(a, b):
+def resized(a, b):
     """Whether a list ends the two branches with different lengths (a TensorList, made
     by a staged loop in a branch, has a length known only when the graph runs)."""
     return isinstance(a, TensorList) or isinstance(b, TensorList) or (
         isinstance(a, list) and isinstance(b, list) and len(a) != len(b))
 
 
-def _element_like(init, *ends):
+def element_like(init, *ends):
     """An element (or a TensorList, standing for its elements) that gives the dtype and
     shape of a list that started as `init` and ended as each of `ends`."""
     for end in ends:
@@ -146,39 +143,10 @@ def _element_like(init, *ends):
 
 
 
-# --- for --------------------------------------------------------------------------------
-
-
-def for_stmt(staged, extra_test, body, get_state, set_state, symbol_names, opts):
-    index = 0
-
-    def get_loop_state():
-        return (index, *get_state())
-
-    def set_loop_state(values):
-        nonlocal index
-        index = values[0]
-        set_state(tuple(values[1:]))
-
-    def test():
-        has_item = staged.has_item(index)
-        return has_item if extra_test is None else logical_and(has_item, extra_test())
-
-    def loop_body():
-        nonlocal index
-        item = staged.item(index)
-        index = add(index, 1)
-        body(item)
-
-    loop(test, loop_body, get_loop_state, set_loop_state,
-                ("<for loop index>", *symbol_names), opts)
-    staged.finished(index)
-
-
 # --- the staged loop --------------------------------------------------------------------
 
 
-def loop(test, body, get_state, set_state, symbol_names, opts, condition=None):
+def loop(adapter, test, body, get_state, set_state, symbol_names, opts, condition=None):
     """`while test(): body()` as one while_loop carrying the symbols' values.
 
     `opts` may hold `maximum_iterations` and `shape_invariants` (pairs of a symbol's
@@ -193,7 +161,7 @@ def loop(test, body, get_state, set_state, symbol_names, opts, condition=None):
     if condition is None:
         condition = test()
     unbound = [i for i, v in enumerate(get_state()) if type(v) is Undefined]
-    init = _loop_entry_state(test, body, get_state, set_state, symbol_names)
+    init = staging.entry_state(adapter, test, body, get_state, set_state, symbol_names)
     flat = nest.flatten(init)
     names = state_lib.leaf_names(init, symbol_names)
     carried = [i for i, v in enumerate(flat) if state_lib.is_carried(v)]
@@ -290,69 +258,3 @@ def _condition_tensor(condition):
     tensor = truth(convert_to_tensor(as_condition(condition)))
     check_predicate(tensor, "a staged loop's condition")
     return tensor
-
-
-def _loop_entry_state(test, body, get_state, set_state, symbol_names):
-    """The loop variables' initial values: the state now, except that unassigned symbols
-    the loop defines start as placeholders and lists the loop resizes as TensorLists.
-
-    What one probe learns can change what the next one sees (a list that became a
-    TensorList makes `sum(acc) > 100` symbolic, so a `return` under it now assigns
-    `retval_`), so probes repeat until nothing more is learnt; each one that learns
-    something settles a symbol for good, so this ends."""
-    entry = get_state()
-    while True:
-        unknown = [i for i, v in enumerate(entry) if isinstance(v, (*_UNASSIGNED, list))]
-        if not unknown:
-            return entry
-        after = _probe_iteration(test, body, get_state, set_state, entry)
-        learnt = _learn_from_probe(entry, after, unknown)
-        if all(a is b for a, b in zip(learnt, entry)):
-            return entry
-        entry = learnt
-
-
-def _learn_from_probe(entry, after, unknown):
-    entry = list(entry)
-    for i in unknown:
-        before, now = entry[i], after[i]
-        if isinstance(before, list):
-            if _resized(before, now):
-                entry[i] = TensorList.from_items(before, _element_like(before, now))
-        elif not isinstance(now, _UNASSIGNED):
-            entry[i] = state_lib.placeholder_like(now)
-    return tuple(entry)
-
-
-def _probe_iteration(test, body, get_state, set_state, init):
-    """The state after one iteration traced into a throwaway graph, from `init` with the
-    carried values replaced by placeholders (as the staged loop will see them)."""
-    probe = FuncGraph("loop_probe", context.current_graph())
-
-    def as_input(value, grows=False):
-        if isinstance(value, TensorList):
-            # Its length is unknown in the loop (the stacked tensor's shape is relaxed), so
-            # it must be in the probe too: `len(ys)` is then symbolic, as it will be.
-            return TensorList(as_input(value.stacked, grows=True))
-        if not state_lib.is_carried(value):
-            return value
-        with probe.as_default():
-            spec = convert_to_tensor(value)
-        shape = spec.shape
-        if grows and shape.dims:
-            shape = TensorShape([None, *shape.dims[1:]])
-        return probe.add_input("probe", shape, spec.dtype)
-
-    undefined = {v.symbol_name for v in init if isinstance(v, Undefined)}
-    with probe.as_default(), state_lib.probing():
-        set_state(tuple(nest.map_structure(as_input, v) for v in init))
-        try:  # the staged loop is rotated: its iterations run the body, then the test
-            body()
-            test()
-        except UndefinedSymbolError as e:
-            if e.symbol_name in undefined:
-                raise ValueError(f"'{e.symbol_name}' must be defined before the loop: the "
-                                 "loop is staged (its condition is a tensor) and reads "
-                                 f"'{e.symbol_name}' before assigning it") from e
-            raise
-        return get_state()

@@ -9,7 +9,7 @@ tf.function), else None. `finished(count)` tells it how many items the staged lo
 (an iterator resumes there). A staged
 iterable answers, for an int32 scalar `index` counting iterations from 0,
 `has_item(index)` (a bool tensor: is there an item at `index`) and `item(index)`.
-`for_stmt` turns these into the condition and the body of one `while_loop`.
+`staging.for_stmt` turns these into the condition and the body of one staged loop.
 A symbolic integer `ag.range(...)` whose length is known only when the graph runs is
 walked as a staged `range` over the Range op's own inputs (TensorFlow's AutoGraph does
 the same): the loop counts instead of reading a table of the values, so XLA compiles it
@@ -40,6 +40,7 @@ from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 
 class StagedIterable:
     staging_backend = "graph"  # backends.py: the backend that stages a loop over it
+    length = None  # the number of items, where a backend knows it while staging
 
     def has_item(self, index):
         raise NotImplementedError

@@ -27,9 +27,10 @@ import builtins
 
 import jax
 import jax.numpy as jnp
-from autograph_py.runtime.operators import overload_factories
+from autograph_py.runtime.operators import overload_factories, staging
 from autograph_py.runtime.ops.check_ops import failure_message
 from autograph_py.runtime.xla.staging import branches, host_failures, iterables, loops, values
+from autograph_py.runtime.xla.staging.adapter import STAGING
 
 
 def _len(value):
@@ -62,7 +63,6 @@ host_failures.quiet_callback_logs()
 class JaxBackend:
     name = "jax"
     if_stmt = staticmethod(branches.if_stmt)
-    loop = staticmethod(loops.loop)
 
     def truth(self, value):
         return values.truth(value)
@@ -73,36 +73,12 @@ class JaxBackend:
     def iterable(self, value):
         return iterables.as_iterable(value)
 
+    def loop(self, test, body, get_state, set_state, symbol_names, opts, condition=None):
+        loops.loop(STAGING, test, body, get_state, set_state, symbol_names, opts, condition)
+
     def for_stmt(self, staged, extra_test, body, get_state, set_state, symbol_names, opts):
-        index = 0
-
-        def get_loop_state():
-            return (index, *get_state())
-
-        def set_loop_state(state):
-            nonlocal index
-            index = state[0]
-            set_state(tuple(state[1:]))
-
-        def test():
-            has_item = staged.has_item(index)
-            return has_item if extra_test is None else has_item & values.truth(extra_test())
-
-        def loop_body():
-            nonlocal index
-            item = staged.item(index)
-            index = index + 1
-            body(item)
-
-        limit = opts.get("maximum_iterations")
-        bounds = [n for n in (staged.length, limit) if n is not None]
-        bound = min(bounds) if bounds else None
-        exact = bound if extra_test is None and bound is not None else None
-        loops.loop(test, loop_body, get_loop_state, set_loop_state,
-                   ("<for loop index>", *symbol_names),
-                   {**opts, "maximum_iterations": bound if exact is None else None,
-                    "test_keeps_bound": bound == staged.length},
-                   exact=exact)
+        staging.for_stmt(STAGING, staged, extra_test, body, get_state, set_state,
+                         symbol_names, opts)
 
     def stack(self, items):
         if all(type(item) is int for item in items):  # the rest of a `range`, say

@@ -9,56 +9,55 @@ Contract:
   differentiates through it; otherwise `lax.while_loop` (forward mode only, as JAX's own),
   counting iterations against the bound if there is one (unless `opts["test_keeps_bound"]`
   says the test already stops the loop within it: a `for` over an array's rows).
-- `for_stmt(staged, extra_test, body, ...)`: a `for` over a staged iterable (iterables.py).
-  A static length and no early stop is a `lax.scan` of exactly that many steps (a Python
-  list the body appends to then grows by the items of every step, stacked as the scan's
-  outputs and unstacked after it: a list of static length, as in Python); a static
-  length with a `break`/`return` (an `extra_test`) a bounded scan as above; a length known
-  only when the program runs (a traced `range` bound) a `lax.while_loop`.
+- A `for` over a staged iterable (iterables.py) is runtime/operators/staging.for_stmt
+  driving this loop through adapter.py. A static length and no early stop is a
+  `lax.scan` of exactly that many steps (a Python list the body appends to then grows by
+  the items of every step, stacked as the scan's outputs and unstacked after it: a list
+  of static length, as in Python); a static length with a `break`/`return` (an
+  `extra_test`) a bounded scan as above; a length known only when the program runs (a
+  traced `range` bound) a `lax.while_loop`.
 - Symbols the loop assigns before it reads them (temporaries, `retval_`) start as zeros
-  of the spec one probe iteration finds (`jax.eval_shape`: the body's Python side effects
-  run once more while tracing). Reading such a symbol after a loop that ran no iteration
-  fails when the program runs, as Python's UnboundLocalError would (a host callback on
-  the value, so a symbol never read after the loop never fails).
+  of the spec a probe iteration finds (staging.entry_state over adapter.py's
+  `jax.eval_shape`: the body's Python side effects run once more while tracing).
+  Reading such a symbol after a loop that ran no iteration fails when the program runs,
+  as Python's UnboundLocalError would (a host callback on the value, so a symbol never
+  read after the loop never fails).
 - Errors name the symbol: read by the loop before the loop defines it; a dtype or shape
   that changes across iterations; a Python list the loop resizes (static shapes: build an
   array with `.at[i].set`); a non-array value the loop replaces.
 """
 
 import jax
-import jax.numpy as jnp
 import numpy as np
 from autograph_py.runtime import nest
+from autograph_py.runtime.operators import staging
 from autograph_py.runtime.operators import state as state_lib
-from autograph_py.runtime.operators.undefined import (
-    Undefined,
-    UndefinedReturnValue,
-    UndefinedSymbolError,
-)
+from autograph_py.runtime.operators.undefined import Undefined
 from autograph_py.runtime.xla import lax_control
 from autograph_py.runtime.xla.staging import autodiff, guards, host_failures, list_reads, values
 from jax import lax
 
-_UNASSIGNED = (Undefined, UndefinedReturnValue)
-
 
 @list_reads.as_machinery
-def loop(test, body, get_state, set_state, symbol_names, opts, condition=None, exact=None):
+def loop(adapter, test, body, get_state, set_state, symbol_names, opts, condition=None,
+         exact=None):
     """`exact`: the static trip count of a loop that never stops early (then `test` is
-    not called: a `for` without `break` over a static length)."""
+    not called: a `for` without `break` over a static length). `adapter`: adapter.py's,
+    for the probe iterations of staging.entry_state."""
     before = get_state()
-    _loop(test, body, get_state, set_state, symbol_names, opts, condition, exact)
+    _loop(adapter, test, body, get_state, set_state, symbol_names, opts, condition, exact)
     set_state(list_reads.rewatched(before, get_state()))
 
 
-def _loop(test, body, get_state, set_state, symbol_names, opts, condition, exact):
+def _loop(adapter, test, body, get_state, set_state, symbol_names, opts, condition,
+          exact):
     if exact == 0 or opts.get("maximum_iterations") == 0:
         return  # the body never runs: every symbol keeps its value, unbound ones too
     if condition is None and exact is None:
         with list_reads.user_code():
             condition = test()
     before = get_state()
-    entry = _entry_state(test, body, get_state, set_state, symbol_names)
+    entry = staging.entry_state(adapter, test, body, get_state, set_state, symbol_names)
     flat = nest.flatten(entry)
     names = state_lib.leaf_names(entry, symbol_names)
     carried = [i for i, v in enumerate(flat) if values.is_carried(v)]
@@ -213,61 +212,3 @@ def _checked_read(value, ran, name):
         return checked(*primals), tangents[0]
 
     return checked(values.as_array(value), ran)
-
-
-def _entry_state(test, body, get_state, set_state, symbol_names):
-    """The state now, except that symbols the loop assigns before reading them start as
-    zeros of the spec a probe iteration gives them."""
-    entry = get_state()
-    while True:
-        unknown = [i for i, v in enumerate(entry) if isinstance(v, _UNASSIGNED)]
-        if not unknown:
-            return entry
-        learnt = _probe(test, body, get_state, set_state, entry, unknown)
-        if not learnt:
-            return entry
-        entry = tuple(nest.map_structure(_zeros_of_spec, learnt[i]) if i in learnt else v
-                      for i, v in enumerate(entry))
-
-
-def _zeros_of_spec(value):
-    if isinstance(value, jax.ShapeDtypeStruct):
-        return jnp.zeros(value.shape, value.dtype)
-    return value
-
-
-def _probe(test, body, get_state, set_state, entry, unknown):
-    flat = nest.flatten(entry)
-    carried = [i for i, v in enumerate(flat) if values.is_carried(v)]
-    undefined = {v.symbol_name for v in entry if isinstance(v, Undefined)}
-    learnt = {}
-
-    def one_iteration(*carried_values):
-        leaves = list(flat)
-        for i, value in zip(carried, carried_values):
-            leaves[i] = value
-        set_state(nest.pack_sequence_as(entry, leaves))
-        try:
-            with list_reads.user_code():
-                body()
-                test()
-        except UndefinedSymbolError as e:
-            if e.symbol_name in undefined:
-                raise ValueError(
-                    f"'{e.symbol_name}' must be defined before the loop: the loop is staged "
-                    "with lax (its condition is a JAX tracer) and reads "
-                    f"'{e.symbol_name}' before assigning it") from e
-            raise
-        after = get_state()
-        for i in unknown:
-            if not isinstance(after[i], _UNASSIGNED):
-                # Specs only: the probe's tracers must not outlive it.
-                learnt[i] = nest.map_structure(
-                    lambda v: jax.ShapeDtypeStruct(*values.spec(v))
-                    if values.is_carried(v) else v, after[i])
-
-    with state_lib.probing():
-        jax.eval_shape(one_iteration, *[jax.ShapeDtypeStruct(*values.spec(flat[i]))
-                                        for i in carried])
-    set_state(entry)
-    return learnt
