@@ -74,13 +74,12 @@ def _specs_infer(*inputs, output_specs, **attrs):
 # Like TensorFlow's If/StatelessIf: a branch holding stateful ops (print, assign, Assert)
 # makes the op stateful, so it is never pruned and runs in program order. A While is
 # always stateful, as TensorFlow's While: a loop may not terminate (or may fail), which
-# must happen even when its results are unused. StatefulWhile is the same op under the
-# name graphs serialized before used for a loop with side effects.
+# must happen even when its results are unused.
 for _stateful, _prefix in ((False, ""), (True, "Stateful")):
     register(OpDef(f"{_prefix}If", _if_kernel, _specs_infer, num_outputs=-1,
                    stateful=_stateful, needs_context=True))
-    register(OpDef(f"{_prefix}While", _while_kernel, _specs_infer, num_outputs=-1,
-                   stateful=True, needs_context=True))
+register(OpDef("While", _while_kernel, _specs_infer, num_outputs=-1, stateful=True,
+               needs_context=True))
 
 
 def _op_type(base, *graphs):
@@ -194,7 +193,8 @@ def cond(pred, true_fn, false_fn, name=None, names=None):
     then_graph.outputs = [ta for _, ta, _ in staged]
     else_graph.outputs = [tb for _, _, tb in staged]
     # The user's names of the outputs, for lowerings that must name one (runtime/xla);
-    # kept beside the graph, not as an attr, so printed and serialized graphs are as before.
+    # kept beside the graph, not as an attr, so a graph's printed and serialized forms do
+    # not depend on how the user named things.
     then_graph.output_names = [_describe(names, i) for i, _, _ in staged]
     captured, then_indices, else_indices = _merge_captures(then_graph, else_graph)
     specs = [(ta.shape.most_specific_compatible(tb.shape), ta.dtype) for _, ta, tb in staged]

@@ -2,8 +2,13 @@
 
 Contract:
 - `register(OpDef(...))` adds a row: the op's name, its numpy `kernel`, its static
-  `infer` rule (shape and dtype of each output from the inputs' specs), its `grad` rule
-  (reverse mode; `None` for ops that are not differentiable), and flags.
+  `infer` rule (shape and dtype of each output from the inputs' specs), and flags. A row
+  never changes once registered.
+- Gradients have a table of their own beside it, one `GradientDef` row per op, keyed by
+  op type: `@register_gradient("Op", ...)` (called by `runtime/gradients/*_grad.py`)
+  adds the rule and its flags, `gradient("Op")` finds it (None: not differentiable).
+  Neither table reads the other, so the order in which ops and rules are registered
+  never matters.
 - `apply(name, inputs, attrs)` takes tensors (already converted): eagerly it runs the
   kernel now and records the op on active gradient tapes; in graph mode (a default graph,
   or a symbolic input) it adds an `Operation` whose outputs carry the inferred shapes.
@@ -16,7 +21,7 @@ Contract:
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 from autograph_py.runtime import context, dtypes, recording
@@ -24,6 +29,7 @@ from autograph_py.runtime.errors import OpError
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor
 
 _OPS = {}
+_GRADIENTS = {}
 
 
 @dataclass(frozen=True)
@@ -31,25 +37,34 @@ class OpDef:
     name: str
     kernel: Callable
     infer: Callable
-    grad: Callable | None = None
     num_outputs: int = 1  # -1: as many as `infer` returns
     stateful: bool = False
     needs_context: bool = False
-    # The grad rule also takes `needed=`: one bool per input, then one per Variable read
-    # inside, True where the caller uses that gradient (TensorFlow's "unneeded
-    # gradients"), so a rule whose gradients cost work can skip the unused ones.
-    grad_takes_needed: bool = False
-    # The grad rule of a multi-output op takes None for an output no gradient reaches
-    # (else it gets zeros, made for it).
-    grad_takes_none: bool = False
     # A nested graph (branch, loop body) that reads an output re-creates the op from its
     # inputs instead of capturing the output: it runs only where the read happens.
     recreated_where_read: bool = False
-    # `direct_gradient(node, target, sources)`: one gradient per source of `target` (one
-    # of the node's outputs, its own gradient all ones), when the op prepared them while
-    # it ran and can give them at once; None to leave it to the engine. The engine asks
-    # when a tape holds this node alone (a compiled call under a tape, typically).
-    direct_gradient: Callable | None = None
+
+
+@dataclass(frozen=True)
+class GradientDef:
+    """The reverse-mode rule of one op: `rule(op, *output_grads)` returns one gradient per
+    input (None where none flows); `op` has `.inputs`, `.outputs` and `.attrs` (an
+    Operation, or a tape record)."""
+
+    op_type: str
+    rule: Callable
+    # The rule also takes `needed=`: one bool per input, then one per Variable read
+    # inside, True where the caller uses that gradient (TensorFlow's "unneeded
+    # gradients"), so a rule whose gradients cost work can skip the unused ones.
+    takes_needed: bool = False
+    # The rule of a multi-output op takes None for an output no gradient reaches
+    # (else it gets zeros, made for it).
+    takes_none: bool = False
+    # `direct(node, target, sources)`: one gradient per source of `target` (one of the
+    # node's outputs, its own gradient all ones), when the op prepared them while it ran
+    # and can give them at once; None to leave it to the engine. The engine asks when a
+    # tape holds this node alone (a compiled call under a tape, typically).
+    direct: Callable | None = None
 
 
 def register(opdef):
@@ -59,19 +74,25 @@ def register(opdef):
     return opdef
 
 
-def register_gradient(name):
-    """Decorator: `@register_gradient("Add")` sets the grad rule of an existing row.
+def register_gradient(op_type, *, takes_needed=False, takes_none=False, direct=None):
+    """Decorator: `@register_gradient("Add")` makes the function the gradient rule of op
+    `Add` (see `GradientDef` for the rule's signature and the flags)."""
 
-    Rules are `grad(op, *output_grads) -> tuple(input grads, None where none flows)`;
-    `op` has `.inputs`, `.outputs` and `.attrs` (an Operation, or a tape record). A row
-    with `grad_takes_needed` is called `grad(op, *output_grads, needed=...)`.
-    """
-
-    def decorate(fn):
-        _OPS[name] = replace(get(name), grad=fn)
-        return fn
+    def decorate(rule):
+        if op_type in _GRADIENTS:
+            raise ValueError(f"a gradient of op {op_type!r} is registered twice")
+        _GRADIENTS[op_type] = GradientDef(op_type, rule, takes_needed, takes_none, direct)
+        return rule
 
     return decorate
+
+
+def gradient(op_type):
+    """The `GradientDef` of op `op_type`, or None when the op is not differentiable."""
+    return _GRADIENTS.get(op_type)
+
+
+has_gradient = _GRADIENTS.__contains__  # a C call: tapes ask it for every recorded op
 
 
 def get(name):
@@ -83,6 +104,10 @@ def get(name):
 
 def registered_names():
     return sorted(_OPS)
+
+
+def gradient_names():
+    return sorted(_GRADIENTS)
 
 
 def describe_inputs(inputs):

@@ -45,6 +45,16 @@ def _slice_grad_grad(op, grad):
     return (sliced, None) + (None,) * len(dynamic)
 
 
+@register_gradient("Identity")
+def _identity(op, grad):
+    return (grad,)
+
+
+@register_gradient("RequireBound")  # runtime/ops/bound_check.py: the value passes
+def _require_bound(op, grad):
+    return grad, None
+
+
 @register_gradient("StridedSlice")
 def _strided_slice(op, grad):
     x, *dynamic = op.inputs

@@ -190,7 +190,7 @@ def _while_grad(op, *grads):
     return tuple(input_grads) + tuple(results[len(diff_vars) + len(diff_extra):])
 
 
-# A branch or body with stateful ops makes a Stateful* op (control_flow.py): same rules.
-for _prefix in ("", "Stateful"):
-    register_gradient(_prefix + "If")(_if_grad)
-    register_gradient(_prefix + "While")(_while_grad)
+# A branch with stateful ops makes a StatefulIf (control_flow.py): the same rule.
+register_gradient("If")(_if_grad)
+register_gradient("StatefulIf")(_if_grad)
+register_gradient("While")(_while_grad)

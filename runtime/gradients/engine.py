@@ -11,9 +11,10 @@ gradient) and returns `(source_grads, variable_grads)`: one gradient per source 
 and per Variable, None where no gradient flows.
 - Only floating-point tensors carry gradients: integer and bool tensors stop them
   silently (indices, counters, masks), as in TensorFlow.
-- A node whose registry row has no grad rule (`grad=None`) is not differentiable. A row
-  with `grad_takes_needed` learns which of its gradients will be used (`needed=`). A
-  row with `direct_gradient` may answer for a tape that holds its node alone.
+- A node whose op has no row in the gradient table (`registry.gradient`) is not
+  differentiable. A rule that `takes_needed` learns which of its gradients will be used
+  (`needed=`). A row with a `direct` answer may answer for a tape that holds its node
+  alone.
 - A Variable's gradient is the sum over the `ReadVariable` nodes of it. Control-flow
   ops (If, While) also read Variables inside their bodies: their rules return, after
   one gradient per input, one per `inner_variables(op)`.
@@ -130,16 +131,16 @@ def backprop(nodes, seeds, sources, variables=()):
         if node.type == "ReadVariable":
             variable_grads[variable_ids[id(node.attrs["var"])]].append(out_grads[0])
             continue
-        opdef = registry.get(node.type)
-        rule = opdef.grad
-        if rule is None:
+        gradient = registry.gradient(node.type)
+        if gradient is None:
             continue
-        if len(out_grads) > 1 and not opdef.grad_takes_none:
+        rule = gradient.rule
+        if len(out_grads) > 1 and not gradient.takes_none:
             # rules of multi-output ops get a gradient for every output
             out_grads = [zeros_like(o) if g is None and is_differentiable(o) else g
                          for o, g in zip(node.outputs, out_grads)]
         inner = None
-        if opdef.grad_takes_needed:
+        if gradient.takes_needed:
             inner = inner_variables(node)
             needed = [id(t) in live for t in node.inputs]
             needed += [id(v) in variable_ids for v in inner]
@@ -226,8 +227,8 @@ def differentiate(nodes, targets, target_grads, sources, unconnected_gradients="
                             f"{type(s).__name__} ({s!r})")
     _refuse_embedded_sources(nodes, sources)
     if len(nodes) == 1 and len(targets) == 1 and target_grads[0] is None:
-        direct = registry.get(nodes[0].type).direct_gradient
-        found = direct and direct(nodes[0], targets[0], sources)
+        gradient = registry.gradient(nodes[0].type)
+        found = gradient and gradient.direct and gradient.direct(nodes[0], targets[0], sources)
         if found is not None:  # every source is one the node prepared a gradient for
             return found
     seeds = []

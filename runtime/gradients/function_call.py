@@ -41,7 +41,7 @@ def _call_kernel(ctx, *inputs, graph, output_specs, keeps_reads=False, values_af
 
 
 register(OpDef("Call", _call_kernel, lambda *inputs, output_specs, **_: list(output_specs),
-               num_outputs=-1, needs_context=True, grad_takes_none=True))
+               num_outputs=-1, needs_context=True))
 
 
 def call_graph(graph, inputs, variable_values=None):
@@ -161,7 +161,7 @@ def inner_variables_of(graph):
     return variables_read_inside({"graph": graph})
 
 
-@register_gradient("Call")
+@register_gradient("Call", takes_none=True)
 def _call_grad(op, *grads):
     return call_gradient(op, grads, call_graph)
 

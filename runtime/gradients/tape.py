@@ -24,7 +24,7 @@ Contract:
 
 import contextlib
 
-from autograph_py.runtime import context, nest
+from autograph_py.runtime import context, nest, registry
 from autograph_py.runtime.gradients import engine
 from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 from autograph_py.runtime.variables import Variable
@@ -128,7 +128,7 @@ class GradientTape:
             inputs = node.inputs  # after capture: tensors of this graph
         elif self._graph is not None:
             return
-        if opdef.grad is None:
+        if not registry.has_gradient(opdef.name):
             if opdef.name == "ReadVariable" and self._watches_variable(attrs["var"]):
                 self._add(node, opdef, inputs, attrs, outputs)
             return

@@ -8,12 +8,12 @@ not stateful: a graph runs it only when something reads its value. Its row says
 `recreated_where_read`: a branch or loop body that reads it re-creates it from its
 inputs (`FuncGraph.capture`) instead of capturing its result, so the check runs only
 when that branch or body runs (Python raises only when the read happens). Gradients
-pass through to `value`.
+pass through to `value` (runtime/gradients/array_grad.py).
 """
 
 from autograph_py.runtime.errors import InvalidArgumentError
 from autograph_py.runtime.ops.core import convert_to_tensor
-from autograph_py.runtime.registry import OpDef, apply, register, register_gradient
+from autograph_py.runtime.registry import OpDef, apply, register
 
 
 def _kernel(value, bound, message):
@@ -27,11 +27,6 @@ def _infer(value, bound, message):
 
 
 register(OpDef("RequireBound", _kernel, _infer, recreated_where_read=True))
-
-
-@register_gradient("RequireBound")
-def _gradient(op, grad):
-    return grad, None
 
 
 def require_bound(value, bound, message):

@@ -26,7 +26,7 @@ from autograph_py.runtime.plan.schedule import forwarded_input, schedule
 
 IFS = frozenset({"If", "StatefulIf"})
 SCALAR_INDEXING = frozenset({"GatherV2", "StridedSlice"})
-WHILES = frozenset({"While", "StatefulWhile"})
+WHILES = frozenset({"While"})
 
 
 class ControlFlowWriter:

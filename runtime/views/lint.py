@@ -7,16 +7,20 @@ attr that hold it). It checks that:
 - each output `i` of an op points back to the op with `value_index == i`;
 - data and control inputs are ops/outputs of this graph created earlier (so creation
   order is a topological order, which the executor relies on);
+- each op's outputs carry the dtypes and shapes its shape rule gives when re-run on its
+  inputs (a recorded shape may be more specific, as `set_shape` makes it, never
+  incompatible);
 - every stateful op is listed in `graph.stateful_ops`, and only ops of this graph are;
 - a FuncGraph's inputs are distinct placeholders of its own, its captures pair a tensor
   of the outer graph with one of those inputs, and its outputs are its own tensors;
 - subgraphs held in attrs are linted recursively, belong to this graph
-  (`outer_graph`), and for `If` / `While` (and their `Stateful` variants) their input
+  (`outer_graph`), and for `If` / `StatefulIf` / `While` their input
   and output counts and dtypes match the op's, and the op's captured inputs are the
   tensors the subgraphs captured.
 """
 
 from autograph_py.runtime.graph import FuncGraph, Graph, Operation
+from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import SymbolicTensor
 
 
@@ -66,6 +70,7 @@ def _check_op(graph, op, position, positions, names, where):
     check = _SUBGRAPH_SIGNATURES.get(op.type)
     if check is not None:
         check(op, where)
+    _check_inferred_specs(op, where)
 
 
 def _check_produced_earlier(t, positions, where, op, what):
@@ -75,6 +80,22 @@ def _check_produced_earlier(t, positions, where, op, what):
         _fail(where, op, f"{what} {t.name} is not produced by an earlier op of this graph")
     if t.value_index >= len(t.op.outputs) or t.op.outputs[t.value_index] is not t:
         _fail(where, op, f"{what} {t.name} is not an output of its op")
+
+
+def _check_inferred_specs(op, where):
+    try:
+        specs = op.opdef.infer(*op.inputs, **op.attrs)
+    except (ValueError, TypeError, IndexError) as e:
+        _fail(where, op, f"its shape rule rejects its inputs now: {e}")
+    if op.opdef.num_outputs == 1:
+        specs = [specs]
+    if len(specs) != len(op.outputs):
+        _fail(where, op, f"has {len(op.outputs)} outputs but its shape rule gives "
+                         f"{len(specs)}")
+    for i, (t, (shape, dtype)) in enumerate(zip(op.outputs, specs)):
+        if t.dtype != dtype or not t.shape.is_compatible_with(shape):
+            _fail(where, op, f"output {i} is recorded as {t.dtype.name} {t.shape} but its "
+                             f"shape rule gives {dtype.name} {TensorShape(shape)}")
 
 
 def _check_func_graph(graph, positions, where):
@@ -152,9 +173,8 @@ def _check_while(op, where):
     _check_dtypes(op, where, "body_graph outputs", op.attrs["body_graph"].outputs, loop_vars)
 
 
-# Stateful* are the same ops registered as stateful (their subgraphs hold stateful ops).
-_SUBGRAPH_SIGNATURES = {"If": _check_if, "StatefulIf": _check_if,
-                        "While": _check_while, "StatefulWhile": _check_while}
+# StatefulIf is If registered as stateful (its branches hold stateful ops).
+_SUBGRAPH_SIGNATURES = {"If": _check_if, "StatefulIf": _check_if, "While": _check_while}
 
 
 def _lint_method(graph):

@@ -37,6 +37,9 @@ from autograph_py.runtime.variables import Variable
 
 FORMAT = "autograph_py.graph"
 VERSION = 1
+# Version-1 files may name a loop with side effects `StatefulWhile`: it is `While`, which
+# is always stateful, so they read as such.
+_READ_AS = {"StatefulWhile": "While"}
 
 
 def graph_to_dict(graph):
@@ -223,7 +226,7 @@ class _Decoder:
     def op(self, graph, data, tensors, ops):
         name = data["name"]
         try:
-            opdef = get(data["type"])
+            opdef = get(_READ_AS.get(data["type"], data["type"]))
         except KeyError:
             raise ValueError(f"op {name!r} has type {data['type']!r}, which is not registered; "
                              "import the module that defines it") from None

@@ -69,7 +69,6 @@ def count_ops(graph):
 # Ops whose subgraphs' explicit (non-captured) inputs are fed, in order, by these inputs.
 _EXPLICIT_FEEDS = {
     "While": lambda op: op.inputs[:op.attrs["num_vars"]],
-    "StatefulWhile": lambda op: op.inputs[:op.attrs["num_vars"]],
     "Call": lambda op: op.inputs,
 }
 

@@ -67,8 +67,7 @@ def _xla_call_kernel(ctx, *inputs, graph, output_specs, residuals=None, keeps_re
 
 register(OpDef("XlaCall", _xla_call_kernel,
                lambda *inputs, graph, output_specs, **_: list(output_specs), num_outputs=-1,
-               needs_context=True, grad_takes_needed=True, grad_takes_none=True,
-               direct_gradient=pullback.direct_gradient))
+               needs_context=True))
 
 
 def xla_call(graph, inputs, variable_values=None):
@@ -89,7 +88,8 @@ def xla_call(graph, inputs, variable_values=None):
     return outputs[:len(graph.outputs)]
 
 
-@register_gradient("XlaCall")
+@register_gradient("XlaCall", takes_needed=True, takes_none=True,
+                   direct=pullback.direct_gradient)
 def _gradient(op, *grads, needed=None):
     found = pullback.gradients(op, grads, needed)
     return call_gradient(op, grads, xla_call) if found is None else found

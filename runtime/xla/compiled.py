@@ -131,7 +131,7 @@ class CompiledGraph:
         # Whether the lowered program has a lax.while_loop, which JAX's reverse mode
         # cannot differentiate: known once lowered, else judged from the loops there are.
         self.while_loops = any(
-            op.type == "WhileGrad" or op.type in ("While", "StatefulWhile") and
+            op.type == "WhileGrad" or op.type == "While" and
             op.attrs["maximum_iterations"] is None for op in ops)
         self._lowered_once = False
         self._messages = AssertMessages()

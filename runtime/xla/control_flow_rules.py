@@ -1,5 +1,5 @@
 """Lowerings of control flow: `If`/`StatefulIf` → `lax.cond` (a select when both branches
-are small and pure), `While`/`StatefulWhile` → `lax.fori_loop` when its trip count is
+are small and pure), `While` → `lax.fori_loop` when its trip count is
 known when compiling (`counted_loops`), else `lax.while_loop` (a bounded `lax.scan` with
 `maximum_iterations`), `Call` inlined.
 
@@ -67,8 +67,7 @@ def _mismatch(op, error, names, what):
 
 
 SELECT_MAX_OPS = 16
-_NESTING_OPS = frozenset({"If", "StatefulIf", "While", "StatefulWhile", "Call", "XlaCall",
-                          "WhileGrad"})
+_NESTING_OPS = frozenset({"If", "StatefulIf", "While", "Call", "XlaCall", "WhileGrad"})
 
 
 def _selectable(graph):
@@ -127,7 +126,7 @@ def _truth(value):
     return np.asarray(value, bool) if is_known(value) else jnp.asarray(value, bool)
 
 
-@register_lowering("While", "StatefulWhile")
+@register_lowering("While")
 def _while(ctx, op, *inputs):
     attrs = op.attrs
     num_vars, specs = attrs["num_vars"], attrs["output_specs"]

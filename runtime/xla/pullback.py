@@ -24,7 +24,7 @@ Contract:
   (an unwatched input's, typically the batch's) is never computed.
 - `gradients(op, grads, needed)` answers as `function_call.call_gradient` does (one
   gradient per input, None for the others, then one per Variable read inside) for the
-  gradients the engine says it uses (`needed`, see `registry.OpDef.grad_takes_needed`).
+  gradients the engine says it uses (`needed`, see `registry.GradientDef.takes_needed`).
   One that was not prepared (TensorFlow also gives the gradient of a source the tape did
   not watch when a recorded op consumed it) costs one more compiled call, from the
   arrays the forward read. None when the gradient must be built from our ops: while
@@ -80,7 +80,7 @@ def gradients(op, grads, needed=None):
 
 def direct_gradient(op, target, sources):
     """The gradients of `target`, the call's scalar output, with respect to `sources`
-    when the call prepared every one of them (`registry.OpDef.direct_gradient`): the
+    when the call prepared every one of them (`registry.GradientDef.direct`): the
     tape's answer without the engine's bookkeeping. None otherwise."""
     holder = op.attrs.get("residuals")
     if holder is None or holder.call is None or holder.kind != "gradient" or \

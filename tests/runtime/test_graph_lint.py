@@ -9,6 +9,7 @@ from autograph_py.runtime.control_flow import cond, while_loop
 from autograph_py.runtime.graph import Graph
 from autograph_py.runtime.ops import math_ops as m
 from autograph_py.runtime.ops.core import constant, placeholder
+from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.variables import Variable
 
 
@@ -73,6 +74,34 @@ def test_output_that_does_not_point_back():
     y, z = g.get_operation_by_name("y"), g.get_operation_by_name("z")
     y.outputs[0].op = z
     expect_lint_error(g, "'y'", "does not point back")
+
+
+def test_recorded_shape_that_its_shape_rule_does_not_give():
+    g = arithmetic()
+    g.get_operation_by_name("y").outputs[0]._shape = TensorShape([3])
+    expect_lint_error(g, "'y' (Square)", "output 0 is recorded as float32 (3,)",
+                      "shape rule gives float32 (2,)")
+
+
+def test_recorded_dtype_that_its_shape_rule_does_not_give():
+    g = arithmetic()
+    g.get_operation_by_name("z").outputs[0]._dtype = dtypes.float64
+    expect_lint_error(g, "'z' (Add)", "recorded as float64", "gives float32")
+
+
+def test_a_shape_more_specific_than_the_rule_gives_passes():
+    g = Graph()
+    with g.as_default():
+        x = placeholder(dtypes.float32, [None], name="x")
+        y = m.square(x, name="y")
+    y.set_shape([4])
+    assert g.lint()
+
+
+def test_inputs_that_the_shape_rule_rejects_now():
+    g = arithmetic()
+    g.get_operation_by_name("y").inputs = ()  # Square's rule takes one input
+    expect_lint_error(g, "'y' (Square)", "shape rule rejects its inputs")
 
 
 def test_input_from_another_graph():

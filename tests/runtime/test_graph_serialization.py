@@ -220,6 +220,20 @@ def test_arrays_round_trip_exactly(array):
 # --- errors ----------------------------------------------------------------------------------
 
 
+def test_a_version_1_stateful_while_reads_as_while():
+    original = Graph()
+    with original.as_default():
+        n = placeholder(dtypes.int32, [], name="n")
+        while_loop(lambda i: m.less(i, n), lambda i: m.add(i, 1), (0,), name="w")
+    data = graph_to_dict(original)
+    for op in data["graph"]["ops"]:
+        if op["type"] == "While":
+            op["type"] = "StatefulWhile"
+    rebuilt = graph_from_dict(data)
+    assert rebuilt.get_operation_by_name("w").type == "While"
+    assert_same_results(original, rebuilt, ["w:0"], {"n:0": np.int32(3)})
+
+
 def test_unregistered_op_type_is_named():
     data = graph_to_dict(Graph())
     data["graph"]["ops"].append({"name": "mystery", "type": "NoSuchOp", "inputs": [],

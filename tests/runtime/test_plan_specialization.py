@@ -212,7 +212,7 @@ def countdown_with_limit(n):
 
 def _control_flow_ops(graph):
     return [op for op in graph.get_operations() if op.type in (
-        "If", "StatefulIf", "While", "StatefulWhile")]
+        "If", "StatefulIf", "While")]
 
 
 def _kernel_results(graph, sess, feeds):
