@@ -13,6 +13,7 @@ from autograph_py import (  # noqa: F401,E501
     config,
     converters,
     error_rewriting,
+    fast_path,
     jax,
     operators,
     source_map,
@@ -31,6 +32,8 @@ from autograph_py.tracing.function import Function, function
 # Ops created by converted code (and by this package) are located at the user's line.
 _runtime_errors.add_library_dir(__file__)
 _runtime_errors.add_library_dir(converters.__file__)
+# The fast path's dispatching functions (to_graph's, a function's call handing over).
+_runtime_errors.add_library_prefix(fast_path.DISPATCH_FILENAME)
 _runtime_errors.set_location_resolver(source_map.lookup)
 # Dataset functions (map, filter, reduce) are converted like any user function.
 _data.set_caller(converted_call)

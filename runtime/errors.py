@@ -19,6 +19,13 @@ def add_library_dir(path):
     _LIBRARY_DIRS = _LIBRARY_DIRS + (_os.path.dirname(_os.path.abspath(path)),)
 
 
+def add_library_prefix(prefix):
+    """Frames whose filename starts with `prefix` (a generated file's pseudo-name, such as
+    the fast path's dispatching functions') are library frames too."""
+    global _LIBRARY_DIRS
+    _LIBRARY_DIRS = _LIBRARY_DIRS + (prefix,)
+
+
 def set_location_resolver(resolver):
     """`resolver(filename, lineno) -> (filename, lineno) | None` maps generated code back."""
     _resolvers.append(resolver)
