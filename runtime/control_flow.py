@@ -192,9 +192,6 @@ def cond(pred, true_fn, false_fn, name=None, names=None):
         staged.append((i, ta, tb))
     then_graph.outputs = [ta for _, ta, _ in staged]
     else_graph.outputs = [tb for _, _, tb in staged]
-    # The user's names of the outputs, for lowerings that must name one (runtime/xla);
-    # kept beside the graph, not as an attr, so a graph's printed and serialized forms do
-    # not depend on how the user named things.
     then_graph.output_names = [_describe(names, i) for i, _, _ in staged]
     captured, then_indices, else_indices = _merge_captures(then_graph, else_graph)
     specs = [(ta.shape.most_specific_compatible(tb.shape), ta.dtype) for _, ta, tb in staged]

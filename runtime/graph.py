@@ -21,6 +21,7 @@ import contextlib
 import re
 
 from autograph_py.runtime import context, errors, registry
+from autograph_py.runtime.graph_derived import Derived
 from autograph_py.runtime.shapes import TensorShape
 from autograph_py.runtime.tensor import EagerTensor, SymbolicTensor
 
@@ -71,11 +72,11 @@ class Graph:
         self.variables = []
         self.outer_graph = None
         self.control_dependencies_chain = False  # function graphs order stateful ops
-        # What other modules compute once from the finished graph (its Variable reads,
-        # gradient graph, compiled form), kept here so it dies with the graph: a
-        # WeakKeyDictionary keyed by the graph would keep a value that refers back to it
-        # (and so the graph) forever.
-        self.derived = {}
+        # Variables created while building this graph are created eagerly, their reads
+        # captured (set on the graph `ag.function` traces; serialized with it).
+        self.lift_variables = False
+        # What other modules compute once from the finished graph (runtime/graph_derived.py).
+        self.derived = Derived()
 
     # --- building -------------------------------------------------------------------
 
@@ -189,6 +190,10 @@ class FuncGraph(Graph):
         self.captures = []        # [(outer tensor, inner placeholder)]
         self._capture_map = {}    # id(outer tensor) -> inner placeholder
         self.control_dependencies_chain = True
+        # The user's names of the outputs of an `If`'s true branch (runtime/control_flow.cond),
+        # for lowerings that must name one (runtime/xla); kept beside the graph, not as an
+        # attr, so a graph's printed and serialized forms do not depend on them.
+        self.output_names = None
 
     def add_input(self, name, shape, dtype):
         placeholder = make_placeholder(self, dtype, shape, name)

@@ -110,7 +110,7 @@ class Variable:
         graph = context.current_graph()
         symbolic_init = isinstance(initial_value, Tensor) and not isinstance(
             initial_value, EagerTensor)
-        if graph is not None and getattr(graph, "lift_variables", False):
+        if graph is not None and graph.lift_variables:
             # Inside a traced function state must outlive the trace: make it eagerly, from
             # an initial value computed outside the graph (TensorFlow's init_scope).
             if symbolic_init:

@@ -62,10 +62,7 @@ def variables_read_inside(attrs):
 
 
 def _variables_of(graph):
-    cached = graph.derived.get("inner variables")
-    if cached is None:
-        cached = graph.derived["inner variables"] = tuple(_variables_read_in(graph))
-    return cached
+    return graph.derived.once("inner_variables", lambda: tuple(_variables_read_in(graph)))
 
 
 def _variables_read_in(graph):
@@ -175,14 +172,14 @@ def _embedded_ids(graph):
     """The ids of the eager tensors `graph` (or a graph nested in its ops) holds as
     constants: used inside a traced function without being passed to it (the graph keeps
     them alive, so their ids stay theirs)."""
-    ids = graph.derived.get("embedded eager tensors")
-    if ids is None:
+    def find():
         found = set(graph._constants)
         for op in graph.get_operations():
             for inner in subgraphs(op.attrs):
                 found |= _embedded_ids(inner)
-        ids = graph.derived["embedded eager tensors"] = frozenset(found)
-    return ids
+        return frozenset(found)
+
+    return graph.derived.once("embedded_eager_tensors", find)
 
 
 def _refuse_embedded_sources(nodes, sources):

@@ -90,11 +90,8 @@ def recording_eagerly():
 def variable_reads(graph):
     """The outputs of `graph`'s own ReadVariable ops (not those inside its branches and
     loops), in graph order."""
-    reads = graph.derived.get("variable_reads")
-    if reads is None:
-        reads = graph.derived["variable_reads"] = [
-            op.outputs[0] for op in graph.get_operations() if op.type == "ReadVariable"]
-    return reads
+    return graph.derived.once("variable_reads", lambda: [
+        op.outputs[0] for op in graph.get_operations() if op.type == "ReadVariable"])
 
 
 def reading_outputs(graph):
@@ -105,21 +102,15 @@ def reading_outputs(graph):
 def _reading_plan(graph):
     if not variable_reads(graph):  # nothing more to fetch: the graph's own plan
         return subgraph_plan(graph)
-    plan = graph.derived.get("reading plan")
-    if plan is None:
-        plan = graph.derived["reading plan"] = Plan(graph, reading_outputs(graph),
-                                                    graph.stateful_ops, graph.inputs)
-    return plan
+    return graph.derived.once("reading_plan", lambda: Plan(
+        graph, reading_outputs(graph), graph.stateful_ops, graph.inputs))
 
 
 def _gradient_graph(graph, with_reads=False):
     """(gradient graph, positions among differentiable inputs + Variables it fills). With
     `with_reads`, the graph takes the values of `variable_reads(graph)` after the inputs."""
-    key = ("gradient graph", with_reads)
-    cached = graph.derived.get(key)
-    if cached is None:
-        cached = graph.derived[key] = _build_gradient_graph(graph, with_reads)
-    return cached
+    slot = "gradient_graph_with_reads" if with_reads else "gradient_graph"
+    return graph.derived.once(slot, lambda: _build_gradient_graph(graph, with_reads))
 
 
 def _build_gradient_graph(graph, with_reads):

@@ -66,10 +66,8 @@ class Plan:
 
 
 def subgraph_plan(graph):
-    plan = getattr(graph, "_plan", None)
-    if plan is None:
-        plan = graph._plan = Plan(graph, graph.outputs, graph.stateful_ops, graph.inputs)
-    return plan
+    return graph.derived.once("plan", lambda: Plan(graph, graph.outputs, graph.stateful_ops,
+                                                   graph.inputs))
 
 
 def run_subgraph(ctx, graph, inputs):

@@ -88,7 +88,7 @@ class _Encoder:
         data = {"ops": [self.op(op) for op in graph.get_operations()],
                 "variables": [self.owned_variable(v, graph) for v in graph.variables],
                 "control_dependencies_chain": graph.control_dependencies_chain,
-                "lift_variables": getattr(graph, "lift_variables", False)}
+                "lift_variables": graph.lift_variables}
         if isinstance(graph, FuncGraph):
             data.update(name=graph.name, inputs=[t.name for t in graph.inputs],
                         outputs=[t.name for t in graph.outputs],

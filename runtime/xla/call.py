@@ -32,22 +32,16 @@ from autograph_py.runtime.xla.table import register_lowering
 def compiled_graph(graph, inputs=None, outputs=None):
     """The CompiledGraph of `graph` (its inputs and outputs by default), made once (kept
     in `graph.derived`, so it dies with the graph)."""
-    compiled = graph.derived.get("xla")
-    if compiled is None:
-        compiled = graph.derived["xla"] = CompiledGraph(
-            graph, graph.inputs if inputs is None else inputs,
-            graph.outputs if outputs is None else outputs)
-    return compiled
+    return graph.derived.once("xla", lambda: CompiledGraph(
+        graph, graph.inputs if inputs is None else inputs,
+        graph.outputs if outputs is None else outputs))
 
 
 def _reading_compiled(graph):
     if not variable_reads(graph):  # nothing more to return: the graph's own
         return compiled_graph(graph)
-    compiled = graph.derived.get("xla, reads kept")
-    if compiled is None:
-        compiled = graph.derived["xla, reads kept"] = CompiledGraph(
-            graph, graph.inputs, reading_outputs(graph))
-    return compiled
+    return graph.derived.once("xla_with_reads", lambda: CompiledGraph(
+        graph, graph.inputs, reading_outputs(graph)))
 
 
 def _xla_call_kernel(ctx, *inputs, graph, output_specs, residuals=None, keeps_reads=False,

@@ -45,7 +45,7 @@ def _variable_names(body_graph, count):
 def _output_names(op, specs):
     """The user's names of an If's outputs (`cond` keeps them beside its true branch),
     else their positions (a graph read back from its serialized form)."""
-    names = getattr(op.attrs["then_graph"], "output_names", None)
+    names = op.attrs["then_graph"].output_names
     if names is None or len(names) != len(specs):
         return [f"output {i}" for i in range(len(specs))]
     return names
