@@ -9,25 +9,31 @@ Contract:
   reported as an `OpError` naming the op, its type, its inputs and the user's source line.
 - `Plan.code` is the Python source of the function the plan runs (`Plan.function`), for
   reading exactly what runs; `Plan.steps` are the `Step`s it was generated from.
+  `passes` names the compiler's optional passes to run (runtime/plan/passes/pipeline.py:
+  all by default; tests switch them off one by one against a reference interpreter).
 - Subgraphs (branch and loop bodies) run through `run_subgraph(ctx, graph, inputs)`,
   which caches their plan on the graph; their stateful ops always run, in program order.
   Run contexts (a Session, the eager context) take it as their `run_subgraph` method.
   `subgraph_runner(ctx, graph)` gives a callable for running one subgraph many times.
 
 How a plan runs: one generated Python function `run(ctx, feeds)` (runtime/plan/source.py),
-scheduled by runtime/plan/schedule.py: a line per op on local variables named after the
+scheduled by runtime/plan/schedule.py, decided by the passes of runtime/plan/passes/ and
+printed by runtime/plan/printer.py: a line per op on local variables named after the
 ops that make them, operators instead of kernel calls on rank-0 numbers and direct
 indexing for scalar indices (runtime/plan/expressions.py), `If`/`While` inlined as
-Python `if`/`while`, element-wise ufuncs writing into dying buffers, a `del` after the
-last reader of each intermediate array, and one `try/except` that maps the failing line
-back to its op for the error. Subgraph plans (`subgraph_plan`) still exist: the `While`
-kernel runs them when a run context must see each iteration (the gradient of `While`).
+Python `if`/`while` (loop variables named after the user's), element-wise ufuncs
+writing into dying buffers, a `del` after the last reader of each intermediate array,
+and one `try/except` that maps the failing line back to its op for the error. Subgraph
+plans (`subgraph_plan`) still exist: the `While` kernel runs them when a run context
+must see each iteration (the gradient of `While`).
 """
 
 from functools import partial
 
 from autograph_py.runtime.errors import InvalidArgumentError, format_location
 from autograph_py.runtime.graph_walk import ops_reaching
+from autograph_py.runtime.plan.passes.naming import loop_variable_names
+from autograph_py.runtime.plan.passes.pipeline import OPTIONAL
 from autograph_py.runtime.plan.schedule import Namer, Step, forwarded_input, schedule
 from autograph_py.runtime.plan.source import compile_plan
 
@@ -40,7 +46,7 @@ class MissingFeedError(InvalidArgumentError):
 
 
 class Plan:
-    def __init__(self, graph, fetch_tensors, target_ops=(), feed_tensors=()):
+    def __init__(self, graph, fetch_tensors, target_ops=(), feed_tensors=(), passes=OPTIONAL):
         self.graph = graph
         fed = {id(t): t for t in feed_tensors}
         self.ops = ops = ops_reaching(fetch_tensors, target_ops, fed, control_inputs=True)
@@ -58,8 +64,10 @@ class Plan:
             names.setdefault(id(t), namer.value(t))
         self.feed_tensors = list(feed_tensors)
         self.feed_names = [names[id(t)] for t in feed_tensors]
-        self.steps, self.fetch_names = schedule(ops, names, namer, fetch_tensors, fed)
-        self.code, self.function = compile_plan(self, namer)
+        loop_names = loop_variable_names(namer, ops, fed) if "loop_names" in passes else {}
+        self.steps, self.fetch_names = schedule(ops, names, namer, fetch_tensors, fed,
+                                                rename=loop_names)
+        self.code, self.function = compile_plan(self, namer, passes)
 
     def run(self, ctx, feed_values):
         return self.function(ctx, feed_values)

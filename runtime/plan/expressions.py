@@ -1,12 +1,12 @@
 """Python expressions that replace kernel calls in a compiled plan, where static shapes and
 dtypes prove them equal to the kernel.
 
-Contract: `expression(op, args, kernel, constants)` is an `Expression`: the source of an
+Contract: `expression(op, args, kernel, divisor)` is an `Expression`: the source of an
 expression computing the single output of `op` from `args` (the source of its inputs'
 values) and whether it is pure (cannot raise, so the plan may fold it into its one
 reader), or None when the op keeps its kernel call. `kernel` is the name the kernel is
 bound to in the generated function (called where only it can decide, e.g. to raise its
-error); `constants` maps the argument names that hold Const values to those values.
+error); `divisor` is the value of a constant second operand, else None.
 
 - Scalar specialization: an arithmetic, comparison or logical op whose inputs and output
   are rank 0 with a bool/int/float dtype becomes an operator on numpy scalars
@@ -60,12 +60,12 @@ class Expression(NamedTuple):
     bounds: tuple[int, int] | None = None
 
 
-def expression(op, args, kernel, constants, scalar_item=False):
+def expression(op, args, kernel, divisor=None, scalar_item=False):
     """`scalar_item`: the output is wanted as a Python scalar (an index gives `x.item(i)`)."""
     if op.type == "Identity":
         return Expression(args[0], False)  # an alias: nothing to fold
     if op.type in OPERATORS:
-        return _scalar(op, args, kernel, constants)
+        return _scalar(op, args, kernel, divisor)
     if op.type == "GatherV2":
         return _gather(op, args, kernel, scalar_item)
     source = _strided_slice(op, args, scalar_item) if op.type == "StridedSlice" else None
@@ -76,17 +76,15 @@ def is_number_scalar(tensor):
     return tensor.shape.dims == () and tensor.dtype.np_dtype.kind in "biuf"
 
 
-def _scalar(op, args, kernel, constants):
+def _scalar(op, args, kernel, divisor):
     if len(op.outputs) != 1 or op.attrs or not all(
             is_number_scalar(t) for t in (*op.inputs, *op.outputs)):
         return None
     source = OPERATORS[op.type].format(*args)
     if not _keeps_dtype(op):
         return None
-    divisor = op.inputs[-1]
-    if op.type in _INTEGER_DIVISIONS and divisor.dtype.np_dtype.kind in "iu":
-        value = constants.get(args[1])
-        if value is None or value == 0:  # only the kernel knows how to fail
+    if op.type in _INTEGER_DIVISIONS and op.inputs[-1].dtype.np_dtype.kind in "iu":
+        if divisor is None or divisor == 0:  # only the kernel knows how to fail
             return Expression(f"({source} if {args[1]} else {kernel}({', '.join(args)}))",
                               False)
     return Expression(source, True)

@@ -5,7 +5,7 @@ Contract:
   held by the generated function as a Python int or bool. An operator on Python ints
   costs 10-20 ns against 30-40 ns on numpy scalars, and indexing an array with a Python
   int is twice as fast as with a numpy one; that is most of a staged scalar loop.
-  The plan writer (runtime/plan/source.py) converts at the edges: `to_python(source)` for
+  The plan compiler (runtime/plan/passes/) converts at the edges: `to_python(source)` for
   what numpy made (a fed 0-d array, a kernel's result), `to_numpy(source, np_dtype)` (a
   0-d array of the static dtype) for what a kernel reads and what the plan returns, so
   kernels and callers see exactly the values and dtypes they saw before.

@@ -5,7 +5,8 @@ Contract: `schedule(ops, names, namer, fetch_tensors, ...)` gives the `Step`s ru
 `ops` in order and the names of the fetched values; `Namer` hands out readable, unique
 Python identifiers (values after their ops, kernels after their op types);
 `forwarded_input(graph)` recognizes a rotated loop's condition graph. Used for a whole
-plan (runtime/plan/executor.py) and for each subgraph inlined into it (runtime/plan/source.py).
+plan (runtime/plan/executor.py) and for each subgraph inlined into it
+(runtime/plan/passes/inlining.py).
 """
 
 import keyword
