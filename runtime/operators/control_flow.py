@@ -13,7 +13,8 @@ Contract:
   `maximum_iterations` counts in both modes.
 - How a backend stages a statement, and the errors it raises naming the symbol (a
   symbol defined in only one branch, a dtype that changes across iterations, ...):
-  graph_control_flow.py for our graphs, `autograph_py.runtime.xla.staging` for JAX.
+  the shared algorithm (staging.py) over each backend's adapter: graph_staging.py for our
+  graphs, `autograph_py.runtime.xla.staging.adapter` for JAX.
 - A loop run as Python while a graph is built warns once it has unrolled
   `unrolling.UNROLL_WARNING_THRESHOLD` iterations into the graph (`unrolling`).
 """

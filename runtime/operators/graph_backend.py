@@ -3,20 +3,15 @@ stand-ins the graph operators return (`TensorList`, staged `range`/`enumerate`/`
 and `ag.data` datasets and iterators while a graph is built.
 
 Contract: `register()` adds the row (runtime.operators does, on import); `GraphBackend`
-implements `backends.StagingBackend` with our graph ops: `cond`/`while_loop`
-(graph_control_flow.py; the shared `for` and probe iterations, staging.py, driven through
-the adapter of graph_staging.py), `Assert`, the overloads of graph_builtins.py.
+implements `backends.StagingBackend` with our graph ops: the staged statements are the
+shared algorithm (staging.py) over the adapter of graph_staging.py (`cond`/`while_loop`);
+a ternary, `and`/`or` is one `cond`; `Assert`; the overloads of graph_builtins.py.
 """
 
 from autograph_py.runtime import context
 from autograph_py.runtime.control_flow import cond as staged_cond
 from autograph_py.runtime.data import Dataset, Iterator
-from autograph_py.runtime.operators import (
-    backends,
-    graph_builtins,
-    graph_control_flow,
-    staging,
-)
+from autograph_py.runtime.operators import backends, graph_builtins, staging
 from autograph_py.runtime.operators.graph_staging import STAGING
 from autograph_py.runtime.operators.iterables import TensorRows, as_staged
 from autograph_py.runtime.operators.truth import truth
@@ -28,19 +23,11 @@ from autograph_py.runtime.ops.reduction_ops import reduce_any
 from autograph_py.runtime.tensor import SymbolicTensor
 
 
-class GraphBackend:
+class GraphBackend(staging.Statements):
     name = "graph"
+    adapter = STAGING
     truth = staticmethod(truth)
-    if_stmt = staticmethod(graph_control_flow.if_stmt)
     stack = staticmethod(stack)
-
-    def loop(self, test, body, get_state, set_state, symbol_names, opts, condition=None):
-        graph_control_flow.loop(STAGING, test, body, get_state, set_state, symbol_names,
-                                opts, condition)
-
-    def for_stmt(self, staged, extra_test, body, get_state, set_state, symbol_names, opts):
-        staging.for_stmt(STAGING, staged, extra_test, body, get_state, set_state,
-                         symbol_names, opts)
 
     def not_(self, value):
         return logical_not(truth(value))

@@ -60,7 +60,7 @@ def _zip(*iterables, **kwargs):
     if kwargs.get("strict"):
         raise NotImplementedError("zip(strict=True) cannot be staged: the lengths of "
                                   "symbolic tensors are only known when the graph runs")
-    return StagedZip(iterables)
+    return StagedZip(*iterables)
 
 
 OVERLOADS = {

@@ -1,26 +1,25 @@
 """Iterables a staged `for` loop walks by index: tensor rows, `range`, `enumerate`, `zip`,
 datasets and their iterators.
 
-Contract: `as_staged(value)` returns a `StagedIterable` when iterating `value` must be
-staged (a symbolic tensor, a `TensorList`, one of the lazy objects `py_builtins`
-returns for `range`/`enumerate`/`zip` over symbolic values, or an `ag.data` dataset or
-iterator while a graph is built, as TensorFlow stages `for x in dataset` inside
-tf.function), else None. `finished(count)` tells it how many items the staged loop took
-(an iterator resumes there). A staged
-iterable answers, for an int32 scalar `index` counting iterations from 0,
-`has_item(index)` (a bool tensor: is there an item at `index`) and `item(index)`.
-`staging.for_stmt` turns these into the condition and the body of one staged loop.
+Contract: `as_staged(value)` returns a `StagedIterable` (staging_iterables.py: the
+protocol, and `range`/`enumerate`/`zip` written once for every backend) when iterating
+`value` must be staged (a symbolic tensor, a `TensorList`, one of the lazy objects
+`py_builtins` returns for `range`/`enumerate`/`zip` over symbolic values, or an `ag.data`
+dataset or iterator while a graph is built, as TensorFlow stages `for x in dataset`
+inside tf.function), else None. The index is an int32 scalar tensor; `has_item` gives a
+bool tensor. A dataset's iterator resumes where `finished(count)` says the loop stopped.
 A symbolic integer `ag.range(...)` whose length is known only when the graph runs is
 walked as a staged `range` over the Range op's own inputs (TensorFlow's AutoGraph does
 the same): the loop counts instead of reading a table of the values, so XLA compiles it
 (a loop's trip count may be a run-time value, a tensor's length may not).
-Iterated in Python (outside converted code) the lazy objects raise the same TypeError
-as a symbolic tensor; used as a tensor, a staged range is `ag.range(...)`.
+Used as a tensor, a staged range is `ag.range(...)`.
 """
 
 from autograph_py.runtime import context
 from autograph_py.runtime.data import Dataset, Iterator
+from autograph_py.runtime.operators import staging_iterables
 from autograph_py.runtime.operators.lists import TensorList
+from autograph_py.runtime.operators.staging_iterables import StagedIterable
 from autograph_py.runtime.ops.array_ops import cast, gather, shape
 from autograph_py.runtime.ops.bound_check import require_bound
 from autograph_py.runtime.ops.core import convert_to_tensor, same_dtype_tensors
@@ -38,22 +37,19 @@ from autograph_py.runtime.ops.math_ops import (
 from autograph_py.runtime.tensor import SymbolicTensor, Tensor
 
 
-class StagedIterable:
-    staging_backend = "graph"  # backends.py: the backend that stages a loop over it
-    length = None  # the number of items, where a backend knows it while staging
+class _Graph:
+    """Our graphs' half of the shared iterables (staging_iterables.py)."""
 
-    def has_item(self, index):
-        raise NotImplementedError
+    staging_backend = "graph"
+    less = staticmethod(less)
+    greater = staticmethod(greater)
+    both = staticmethod(logical_and)
+    either = staticmethod(logical_or)
+    plus = staticmethod(add)
 
-    def item(self, index):
-        raise NotImplementedError
-
-    def finished(self, count):
-        """The staged loop took `count` items (an int32 tensor)."""
-
-    def __iter__(self):
-        raise TypeError(f"{self!r} is symbolic: it can only be iterated by a `for` loop in "
-                        "converted code (ag.to_graph / ag.function), which stages the loop")
+    @staticmethod
+    def rows_of(value):
+        return as_staged(value) or TensorRows(convert_to_tensor(value))
 
 
 class TensorRows(StagedIterable):
@@ -76,20 +72,17 @@ class TensorRows(StagedIterable):
         return f"TensorRows({self.tensor!r})"
 
 
-class StagedRange(StagedIterable):
-    """`range(start, stop, step)` with a symbolic bound; item i is start + i * step."""
-
-    python_type = range
+class StagedRange(_Graph, staging_iterables.Range):
+    """`range(start, stop, step)` with a symbolic bound."""
 
     def __init__(self, start, stop, step):
         self.start, self.stop, self.step = same_dtype_tensors([start, stop, step], "range")
         if not self.start.dtype.is_integer:
             raise TypeError(f"range() needs integer bounds, got dtype {self.start.dtype.name}")
-        # A Python step fixes the direction now, so the loop condition is one comparison.
-        self._step_sign = None if isinstance(step, Tensor) else (step > 0) - (step < 0)
-        if self._step_sign == 0:
+        self._sign = None if isinstance(step, Tensor) else (step > 0) - (step < 0)
+        if self._sign == 0:
             raise ValueError("range() arg 3 must not be zero")
-        if self._step_sign is None:  # as Python's range, a zero step is an error, not no loop
+        if self._sign is None:  # as Python's range, a zero step is an error, not no loop
             self.step = require_bound(self.step, not_equal(self.step, 0),
                                       "range() arg 3 must not be zero")
         self._unit_step = not isinstance(step, Tensor) and step == 1
@@ -98,15 +91,6 @@ class StagedRange(StagedIterable):
         offset = cast(index, self.start.dtype)
         return add(self.start, offset if self._unit_step else multiply(offset, self.step))
 
-    def has_item(self, index):
-        value = self.item(index)
-        if self._step_sign == 1:
-            return less(value, self.stop)
-        if self._step_sign == -1:
-            return greater(value, self.stop)
-        return logical_or(logical_and(greater(self.step, 0), less(value, self.stop)),
-                          logical_and(less(self.step, 0), greater(value, self.stop)))
-
     def _as_tensor(self):
         return range_(self.start, self.stop, self.step)
 
@@ -114,45 +98,13 @@ class StagedRange(StagedIterable):
     def dtype(self):
         return self.start.dtype
 
-    def __repr__(self):
-        return f"range({self.start!r}, {self.stop!r}, {self.step!r})"
+
+class StagedEnumerate(_Graph, staging_iterables.Enumerate):
+    pass
 
 
-class StagedEnumerate(StagedIterable):
-    python_type = enumerate
-
-    def __init__(self, iterable, start):
-        self.iterable = as_staged(iterable) or TensorRows(convert_to_tensor(iterable))
-        self.start = start
-
-    def has_item(self, index):
-        return self.iterable.has_item(index)
-
-    def item(self, index):
-        return add(index, self.start), self.iterable.item(index)
-
-    def __repr__(self):
-        return f"enumerate({self.iterable!r})"
-
-
-class StagedZip(StagedIterable):
-    python_type = zip
-
-    def __init__(self, iterables):
-        self.iterables = [as_staged(it) or TensorRows(convert_to_tensor(it))
-                          for it in iterables]
-
-    def has_item(self, index):
-        result = self.iterables[0].has_item(index)
-        for it in self.iterables[1:]:
-            result = logical_and(result, it.has_item(index))
-        return result
-
-    def item(self, index):
-        return tuple(it.item(index) for it in self.iterables)
-
-    def __repr__(self):
-        return f"zip({', '.join(map(repr, self.iterables))})"
+class StagedZip(_Graph, staging_iterables.Zip):
+    pass
 
 
 class StagedDataset(StagedIterable):

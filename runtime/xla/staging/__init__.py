@@ -29,7 +29,7 @@ import jax
 import jax.numpy as jnp
 from autograph_py.runtime.operators import overload_factories, staging
 from autograph_py.runtime.ops.check_ops import failure_message
-from autograph_py.runtime.xla.staging import branches, host_failures, iterables, loops, values
+from autograph_py.runtime.xla.staging import branches, host_failures, iterables, values
 from autograph_py.runtime.xla.staging.adapter import STAGING
 
 
@@ -60,9 +60,9 @@ _OVERLOADS = {
 host_failures.quiet_callback_logs()
 
 
-class JaxBackend:
+class JaxBackend(staging.Statements):
     name = "jax"
-    if_stmt = staticmethod(branches.if_stmt)
+    adapter = STAGING
 
     def truth(self, value):
         return values.truth(value)
@@ -72,13 +72,6 @@ class JaxBackend:
 
     def iterable(self, value):
         return iterables.as_iterable(value)
-
-    def loop(self, test, body, get_state, set_state, symbol_names, opts, condition=None):
-        loops.loop(STAGING, test, body, get_state, set_state, symbol_names, opts, condition)
-
-    def for_stmt(self, staged, extra_test, body, get_state, set_state, symbol_names, opts):
-        staging.for_stmt(STAGING, staged, extra_test, body, get_state, set_state,
-                         symbol_names, opts)
 
     def stack(self, items):
         if all(type(item) is int for item in items):  # the rest of a `range`, say

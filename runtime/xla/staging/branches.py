@@ -1,16 +1,15 @@
-"""A staged `if` and a staged conditional value under a JAX trace: `lax.cond`.
+"""JAX's half of a staged `if` (the algorithm: runtime/operators/staging.py, through
+adapter.py) and a staged conditional value: `lax.cond`.
 
 Contract:
-- `if_stmt(pred, body, orelse, get_state, set_state, symbol_names)`: both bodies traced
-  into one `lax.cond`, each from the state before the `if` (a Python list is copied for
-  each, so an append in one is not seen by the other). After it, every symbol holds the
+- `cond(pred, branches, guard)`: the two branches of a `staging.Branches` in one
+  `lax.cond`, or, when the `if` starts a guarded loop step (`guard`, guards.py), one that a
+  stopped loop sends to a branch doing no float work, else a `lax.switch`.
+- `assemble(init, ends, outputs)`: the state after the `if`: every symbol holds the
   taken branch's value; a symbol neither branch changed keeps its Python value.
-  Errors name the symbol: defined in only one branch and used after it; a dtype or shape
-  that differs between the branches; a Python list one branch resizes (JAX arrays have
-  static shapes); a non-array value (None, an object) that differs between the branches.
-  A `retval_` one branch leaves unassigned (a `return` in the other, guarded by the
-  `do_return` flag) is zeros there; when that branch was traced first, both are traced
-  again (their Python side effects run again).
+- `check_resized(before, a, b, name)` / `check_same_leaf(a, b, name)`: the errors of a
+  Python list one branch resizes (JAX arrays have static shapes), of a dtype or shape
+  that differs between the branches, of a non-array value (None, an object) that differs.
 - `cond_value(pred, true_fn, false_fn, names)`: the value of a ternary, `and` or `or`
   (`names[0]` is its source text, for errors); both values must be arrays or numbers of
   one dtype and shape.
@@ -20,56 +19,29 @@ import jax
 import jax.numpy as jnp
 from autograph_py.runtime import nest
 from autograph_py.runtime.operators import state as state_lib
-from autograph_py.runtime.operators.undefined import Undefined, UndefinedReturnValue
 from autograph_py.runtime.xla.staging import guards, list_reads, values
 from jax import lax
 
 
-class _FillInFirst(Exception):
-    """The branch traced first left `retval_` (slot `index`) unassigned, the second did
-    not: trace again, filling it with zeros like `like`."""
-
-    def __init__(self, index, like):
-        super().__init__(index)
-        self.index, self.like = index, like
+def cond(pred, branches, guard):
+    if guard is None:
+        with guards.suspended():
+            return lax.cond(pred, branches.traced(0), branches.traced(1))
+    return _guarded_cond(guard, pred, branches)
 
 
-@list_reads.as_machinery
-def if_stmt(pred, body, orelse, get_state, set_state, symbol_names):
-    pred = values.truth(pred, "the condition of an `if` statement")
-    init = get_state()
-    fills = {}
-    guard = guards.take()  # set when this `if` starts a bounded loop's step (guards.py)
-    while True:
-        ends = []
-
-        def make(fn, ends):
-            return _branch(fn, init, fills, ends, get_state, set_state, symbol_names)
-
-        try:
-            if guard is None:
-                with guards.suspended():
-                    outputs = lax.cond(pred, make(body, ends), make(orelse, ends))
-            else:
-                outputs = _guarded_cond(guard, pred, init, (body, orelse), make, ends)
-            break
-        except _FillInFirst as missing:
-            fills[missing.index] = missing.like
-    set_state(list_reads.rewatched(init, _assemble(init, ends, outputs)))
-
-
-def _guarded_cond(guard, pred, init, fns, make, ends):
+def _guarded_cond(guard, pred, branches):
     """The `if` at the top of a guarded loop step (guards.py): a `lax.cond` that a stopped
     loop sends to a branch doing no float work (a `break`, a `return` of a value already
     computed), else a `lax.switch` whose third branch gives zeros."""
-    passive = [_leaves_floats_alone(make(fn, []), init) for fn in fns]
-    branches = [make(fn, ends) for fn in fns]
+    passive = [_leaves_floats_alone(branches.traced(k, []), branches.init) for k in (0, 1)]
+    traced = [branches.traced(k) for k in (0, 1)]
     if passive[0]:
-        return guards.guarded(lax.cond, pred | ~guard, *branches)
+        return guards.guarded(lax.cond, pred | ~guard, *traced)
     if passive[1]:
-        return guards.guarded(lax.cond, pred & guard, *branches)
+        return guards.guarded(lax.cond, pred & guard, *traced)
     return guards.guarded(lax.switch, guards.switch_index(guard, pred),
-                          [*branches, _zeros_like_first(ends)])
+                          [*traced, _zeros_like_first(branches.ends)])
 
 
 def _leaves_floats_alone(traced, init):
@@ -95,58 +67,7 @@ def _zeros_like_first(ends):
     return zeros
 
 
-def _branch(fn, init, fills, ends, get_state, set_state, symbol_names):
-    """The branch `fn` as a function for lax: its end states are appended to `ends`
-    (also its attribute `ends`)."""
-    def traced():
-        set_state(tuple(list_reads.copy(v) if isinstance(v, list) else v for v in init))
-        with list_reads.user_code():
-            fn()
-        end = list(get_state())
-        for i, like in fills.items():
-            if isinstance(end[i], (Undefined, UndefinedReturnValue)):
-                end[i] = values.zeros_like_tree(like)
-        if ends:
-            end = _reconcile(init, ends[0], end, symbol_names)
-        ends.append(tuple(end))
-        return [values.as_array(v) for v in nest.flatten(end) if values.is_carried(v)]
-
-    traced.ends = ends
-    return traced
-
-
-def _reconcile(init, first, second, symbol_names):
-    """`second` (a list) made to match `first`, or an error naming the symbol."""
-    for i, name in enumerate(symbol_names):
-        a, b = first[i], second[i]
-        shown = state_lib.describe_symbol(name)
-        if isinstance(a, UndefinedReturnValue) and isinstance(b, UndefinedReturnValue):
-            continue
-        # In a loop's probe iteration, an unset symbol only needs a spec (state.py).
-        unset_a = isinstance(a, UndefinedReturnValue) or (
-            state_lib.is_probing() and isinstance(a, Undefined))
-        unset_b = isinstance(b, UndefinedReturnValue) or (
-            state_lib.is_probing() and isinstance(b, Undefined))
-        if unset_a and not unset_b:
-            raise _FillInFirst(i, b)
-        if unset_b and not unset_a:
-            second[i] = values.zeros_like_tree(a)
-            continue
-        if isinstance(a, Undefined) and isinstance(b, Undefined):
-            continue
-        if isinstance(a, Undefined) or isinstance(b, Undefined):
-            raise ValueError(
-                f"'{shown}' is defined in only one branch of the `if` and used after it; the "
-                "condition is a JAX tracer, so both branches are traced into one lax.cond and "
-                f"both must give '{shown}' a value (or define it before the `if`)")
-        _check_resized(init[i], a, b, shown)
-        state_lib.check_same_structure(a, b, name, "in the two branches of the `if`")
-        for x, y in zip(nest.flatten(a), nest.flatten(b)):
-            _check_same_leaf(x, y, shown)
-    return second
-
-
-def _check_resized(before, a, b, name):
+def check_resized(before, a, b, name):
     if isinstance(before, list) and isinstance(a, list) and isinstance(b, list) and (
             len(a) != len(b)):
         raise ValueError(
@@ -156,7 +77,7 @@ def _check_resized(before, a, b, name):
             "branches, or build an array with jnp.where)")
 
 
-def _check_same_leaf(a, b, name):
+def check_same_leaf(a, b, name):
     if values.is_carried(a) and values.is_carried(b):
         sa, sb = values.spec(a), values.spec(b)
         if sa != sb:
@@ -172,7 +93,7 @@ def _check_same_leaf(a, b, name):
             "different values to variables that hold arrays or numbers")
 
 
-def _assemble(init, ends, outputs):
+def assemble(init, ends, outputs):
     """The state after the `if`: the first traced branch's structure, its carried leaves
     the lax.cond results; a symbol no branch changed keeps its value from before."""
     first, second = ends

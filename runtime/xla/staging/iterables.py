@@ -1,27 +1,40 @@
 """What a JAX-staged `for` loop walks by index: rows of an array, `range`, `enumerate`, `zip`.
 
-Contract: each is a `StagedIterable` (runtime/operators/iterables.py; iterated outside
-converted code it raises the same TypeError) owned by the JAX backend. For an int32
-scalar `index` counting iterations from 0, `has_item(index)` is a bool scalar and
-`item(index)` the item; `length` is the number of items when it is static (an array's
-first dimension), else None (a `range` with a traced bound).
+Contract: each is a `StagedIterable` (runtime/operators/staging_iterables.py, where
+`range`/`enumerate`/`zip` are written once; iterated outside converted code it raises
+the same TypeError) owned by the JAX backend. The index is an int32 scalar; `length` is
+the number of items when it is static (an array's first dimension), else None (a
+`range` with a traced bound).
 `as_iterable(value)` wraps a tracer (or any array-like) as its rows; `stacked(items)`
 makes the rest of a Python loop one staged iterable.
 """
 
 import builtins
+import operator
 
 import jax.numpy as jnp
-from autograph_py.runtime.operators.iterables import StagedIterable
+from autograph_py.runtime.operators import staging_iterables
+from autograph_py.runtime.operators.staging_iterables import StagedIterable
 from jax import lax
 
 
 class JaxIterable(StagedIterable):
-    staging_backend = "jax"
-    length = None
+    """JAX's half of the shared iterables (nothing to resume: JAX values are not
+    iterators)."""
 
-    def finished(self, count):
-        """Nothing to resume: JAX values are not iterators."""
+    staging_backend = "jax"
+    less = staticmethod(operator.lt)
+    greater = staticmethod(operator.gt)
+    both = staticmethod(operator.and_)
+    either = staticmethod(operator.or_)
+
+    @staticmethod
+    def rows_of(value):
+        return as_iterable(value)
+
+    @staticmethod
+    def plus(index, start):
+        return start + index
 
 
 class Rows(JaxIterable):
@@ -41,10 +54,8 @@ class Rows(JaxIterable):
         return f"Rows({self.array!r})"
 
 
-class Range(JaxIterable):
-    """`range(start, stop, step)` with a traced bound; item i is start + i * step."""
-
-    python_type = range
+class Range(JaxIterable, staging_iterables.Range):
+    """`range(start, stop, step)` with a traced bound."""
 
     def __init__(self, *args):
         if not 1 <= builtins.len(args) <= 3:
@@ -54,7 +65,6 @@ class Range(JaxIterable):
             if not jnp.issubdtype(jnp.asarray(bound).dtype, jnp.integer):
                 raise TypeError(f"range() needs integer bounds, got {bound!r}")
         self.start, self.stop, self.step = start, stop, step
-        # A Python step fixes the direction now, so the loop condition is one comparison.
         self._sign = None if not isinstance(step, int) else (step > 0) - (step < 0)
         if self._sign == 0:
             raise ValueError("range() arg 3 must not be zero")
@@ -64,64 +74,26 @@ class Range(JaxIterable):
     def item(self, index):
         return self.start + index * self.step
 
-    def has_item(self, index):
-        value = self.item(index)
-        if self._sign is not None:
-            return value < self.stop if self._sign > 0 else value > self.stop
-        return ((self.step > 0) & (value < self.stop)) | ((self.step < 0) & (value > self.stop))
-
     def size(self):
         """`len(range(...))`: the number of items, as Python computes it."""
         span = jnp.where(jnp.asarray(self.step) > 0, self.stop - self.start,
                          self.start - self.stop)
         return jnp.maximum(0, (span + jnp.abs(self.step) - 1) // jnp.abs(self.step))
 
-    def __repr__(self):
-        return f"range({self.start!r}, {self.stop!r}, {self.step!r})"
+
+class Enumerate(JaxIterable, staging_iterables.Enumerate):
+    pass
 
 
-class Enumerate(JaxIterable):
-    python_type = enumerate
-
-    def __init__(self, iterable, start=0):
-        self.iterable, self.start = as_iterable(iterable), start
-        self.length = self.iterable.length
-
-    def has_item(self, index):
-        return self.iterable.has_item(index)
-
-    def item(self, index):
-        return self.start + index, self.iterable.item(index)
-
-    def __repr__(self):
-        return f"enumerate({self.iterable!r})"
-
-
-class Zip(JaxIterable):
-    python_type = zip
-
+class Zip(JaxIterable, staging_iterables.Zip):
     def __init__(self, *iterables, strict=False):
-        self.iterables = [as_iterable(it) for it in iterables]
+        super().__init__(*iterables)
         lengths = [it.length for it in self.iterables]
-        if None not in lengths:
-            if strict and len(set(lengths)) > 1:
-                raise ValueError(f"zip() arguments have different lengths {lengths}")
-            self.length = min(lengths, default=0)
-        elif strict:
+        if strict and None in lengths:
             raise NotImplementedError("zip(strict=True) over a traced range cannot be "
                                       "staged: its length is only known when it runs")
-
-    def has_item(self, index):
-        result = self.iterables[0].has_item(index)
-        for it in self.iterables[1:]:
-            result = result & it.has_item(index)
-        return result
-
-    def item(self, index):
-        return tuple(it.item(index) for it in self.iterables)
-
-    def __repr__(self):
-        return f"zip({', '.join(map(repr, self.iterables))})"
+        if strict and len(set(lengths)) > 1:
+            raise ValueError(f"zip() arguments have different lengths {lengths}")
 
 
 def stacked(items):

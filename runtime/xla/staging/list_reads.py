@@ -2,10 +2,11 @@
 than traced wrong.
 
 A loop of static trip count traces its body once for every iteration, and a list it
-appends to grows by that iteration's items (loops.py). That is exact only while the body
-never looks at the list: its length and its items differ from one iteration to the next,
-but the one trace sees them as they were before the loop (`len(ys)` is always the entry
-length, `ys[-1]` always the entry's last item). So while a scan traces its iteration,
+appends to grows by that iteration's items (runtime/operators/staging.py, loops.py's
+scan). That is exact only while the body never looks at the list: its length and its
+items differ from one iteration to the next, but the one trace sees them as they were
+before the loop (`len(ys)` is always the entry length, `ys[-1]` always the entry's last
+item). So while a scan traces its iteration,
 each list of the state is a `WatchedList`, which notes every use but `append`/`extend`/
 `+=` made by the user's code; our own staging reads it freely (`machinery()`, undone
 around the user's code by `user_code()`).

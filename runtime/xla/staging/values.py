@@ -9,8 +9,6 @@ Contract:
   (`a float32 scalar`, `an int32 array of shape (3,)`).
 - `truth(value)`: Python's truth of a scalar as a bool array (`x != 0` for numbers); a
   non-scalar condition is a ValueError, a non-numeric one a TypeError.
-- `zeros_like_tree(tree)`: zeros of each carried leaf's spec, other leaves kept (the value
-  of a symbol on a path where it is never read: a `retval_` before a `return`).
 """
 
 import numbers
@@ -18,7 +16,6 @@ import numbers
 import jax
 import jax.numpy as jnp
 import numpy as np
-from autograph_py.runtime import nest
 
 
 def is_carried(value):
@@ -53,7 +50,3 @@ def truth(value, what="a condition"):
 def as_array(value):
     return jnp.asarray(value)
 
-
-def zeros_like_tree(tree):
-    return nest.map_structure(
-        lambda v: jnp.zeros(*spec(v)) if is_carried(v) else v, tree)
