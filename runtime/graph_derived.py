@@ -34,6 +34,9 @@ class Derived:
         # runtime/xla/call: the graph compiled by XLA, without and with the kept reads.
         "xla",
         "xla_with_reads",
+        # runtime/xla/replicas: the graph as one replica's program, sharded over a mesh
+        # (a dict: (mesh, which inputs are split) -> its ShardedGraph).
+        "sharded",
     )
 
     def __init__(self):

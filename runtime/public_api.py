@@ -7,13 +7,14 @@ Contract: a plain module of explicit imports; `__all__` lists every public name.
 of their functions (like tf.random, tf.nn, tf.math, tf.linalg, tf.nest, tf.debugging):
 `Namespace`s holding those names only, a missing name an error naming the namespace
 (runtime/namespace.py). TensorFlow names refused on purpose (`SparseTensor`,
-`RaggedTensor`, `distribute`) raise an AttributeError saying why (runtime/unsupported.py).
+`RaggedTensor`) raise an AttributeError saying why (runtime/unsupported.py).
 Names that shadow builtins (`abs`, `pow`, `range`, `print`) are the ops, as in TensorFlow.
 """
 
 from autograph_py.runtime import data, dtypes, errors, nest_api
 from autograph_py.runtime.context import executing_eagerly
 from autograph_py.runtime.control_flow import cond, while_loop
+from autograph_py.runtime.distribute import losses
 from autograph_py.runtime.dtypes import (
     DType,
     as_dtype,
@@ -160,6 +161,7 @@ nn = Namespace(
     sigmoid_cross_entropy_with_logits=nn_loss_ops.sigmoid_cross_entropy_with_logits,
     top_k=top_k,
     moments=statistics_ops.moments,
+    compute_average_loss=losses.compute_average_loss,
 )
 # tf.math: the element-wise ops, reductions and scans TensorFlow keeps there (most are
 # also top-level names, as in TF).

@@ -16,8 +16,6 @@ UNSUPPORTED = {
     "RaggedTensor": _DENSE_ONLY + "; pad rows to one length (ag.pad) and keep a mask or "
                     "the lengths, or use a Python list of tensors",
     "ragged": _DENSE_ONLY,
-    "distribute": "autograph_py runs in one process on one device (numpy on the CPU): there "
-                  "is nothing to distribute over",
 }
 
 

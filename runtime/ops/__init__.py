@@ -6,6 +6,7 @@ from autograph_py.runtime.ops import (  # noqa: F401
     array_ops,
     bound_check,
     check_ops,
+    collective_ops,
     core,
     creation_ops,
     indexing,

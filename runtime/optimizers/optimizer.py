@@ -26,6 +26,7 @@ import warnings
 
 import numpy as np
 from autograph_py.runtime import errors
+from autograph_py.runtime.distribute.replica_context import aggregate_gradients
 from autograph_py.runtime.graph import name_scope
 from autograph_py.runtime.ops.array_ops import cast
 from autograph_py.runtime.ops.core import convert_to_tensor
@@ -112,6 +113,10 @@ class Optimizer:
 
     def apply_gradients(self, grads_and_vars, name=None):
         pairs = _present_gradients(list(grads_and_vars))
+        # Inside strategy.run: every replica applies the SUM of all replicas' gradients
+        # (TensorFlow's rule), so the mirrored Variables stay one value.
+        grads = aggregate_gradients([grad for grad, _ in pairs])
+        pairs = [(grad, var) for grad, (_, var) in zip(grads, pairs)]
         with name_scope(name or self.name):
             self.build([var for _, var in pairs])
             rate = convert_to_tensor(self.learning_rate)

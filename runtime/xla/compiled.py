@@ -4,7 +4,8 @@ returns numpy arrays, with the function's effects.
 Contract:
 - `CompiledGraph(graph, inputs, outputs)` lowers the graph when it is made (so an op
   that cannot be compiled fails at trace time, naming the op and the user's line) when
-  the input shapes are fully known, else at the first call.
+  the input shapes are fully known, else at the first call (`lower_now=False`: at the
+  first call, for a replica's program that only lowers inside `shard_map`).
 - `run(arrays)` calls the jitted function, under 64-bit JAX when the graph has a 64-bit
   value (our dtypes include int64 and float64): it passes the current values of the
   Variables the graph touches (read from the Variables at each call) and a PRNG seed
@@ -114,7 +115,7 @@ def _walk(graph):
 
 
 class CompiledGraph:
-    def __init__(self, graph, inputs, outputs):
+    def __init__(self, graph, inputs, outputs, lower_now=True):
         self.graph, self.inputs, self.outputs = graph, list(inputs), list(outputs)
         ops = list(_walk(graph))
         found, assigned = {}, set()
@@ -153,7 +154,8 @@ class CompiledGraph:
         # executor's plan functions (the context is not needed: Variables live on
         # themselves), so a ConcreteFunction calls it without a frame in between.
         self.function = self._run if effects else self._run_pure
-        if all(p.shape.is_fully_defined() for p in self.inputs):
+        # (Not for one replica's program: its collectives lower only inside shard_map.)
+        if lower_now and all(p.shape.is_fully_defined() for p in self.inputs):
             specs = [jax.ShapeDtypeStruct(tuple(p.shape.dims), p.dtype.np_dtype)
                      for p in self.inputs]
             with self.precision():
@@ -217,10 +219,17 @@ class CompiledGraph:
         return self._jitted([to_device(a) for a in arrays], [to_device(v) for v in values],
                             seed)
 
-    def raise_failed_check(self, error, arrays):
+    def raise_failed_check(self, error, arrays, shapes=None):
+        """Raise the failed check `error` names, if any, of the trace for `arrays` (or
+        for inputs of `shapes`: one replica's, runtime/xla/replicas.py)."""
         code = np.asarray(error)  # int() of a JAX scalar costs about 15 µs more
         if code:
-            raise self._failure(int(code), tuple(np.shape(a) for a in arrays))
+            raise self._failure(int(code), shapes or tuple(np.shape(a) for a in arrays))
+
+    def checks_for(self, shapes):
+        """The checks of the trace for inputs of `shapes`: (op, error type, message) by
+        error code - 1."""
+        return self._checks[tuple(shapes)]
 
     def _failure(self, code, shapes):
         """The error of check `code` (1-based) of the trace for input `shapes`, as the numpy

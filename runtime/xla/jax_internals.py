@@ -20,6 +20,10 @@ Contract:
   whether a jaxpr equation calls the host (a callback primitive, or any effect).
 - `CALLBACK_LOGGERS`: the loggers on which JAX logs the exception a host callback raised
   (with its traceback, to stderr) before raising its own error.
+- `varying_axes(value)`: the mesh axes along which a value inside `shard_map` may
+  differ (JAX's "varying manual axes", `jax.typeof(value).manual_axis_type.varying`);
+  empty outside `shard_map`, and empty when this version does not tell (then shard_map's
+  own replication check still refuses a varying value where one value is needed).
 - `missing()`: the names of the parts above that this JAX version does not have.
 """
 
@@ -66,6 +70,13 @@ def calls_host(eqn):
     return _HOST_CALL in eqn.primitive.name or bool(eqn.effects)
 
 
+def varying_axes(value):
+    import jax  # noqa: PLC0415  (asked only while lowering, when jax is loaded)
+
+    manual = getattr(jax.typeof(value), "manual_axis_type", None)
+    return getattr(manual, "varying", frozenset())
+
+
 def missing():
     """What of the above this JAX version lacks (empty when all is where we look)."""
     lacks = []
@@ -89,6 +100,10 @@ def missing():
             logger = None
         if getattr(logger, "name", None) != name:
             lacks.append(f"{name}.logger")
+    import jax  # noqa: PLC0415
+
+    if not hasattr(jax.core.ShapedArray((), "float32"), "manual_axis_type"):
+        lacks.append("jax.core.ShapedArray.manual_axis_type")
     from jax import lax  # noqa: PLC0415
 
     lacks += [f"the primitive {name!r}" for name, primitive in

@@ -2,6 +2,7 @@
 
 from autograph_py.runtime.xla import (  # noqa: F401  (imported for their rows)
     array_rules,
+    collective_rules,
     control_flow_rules,
     gradient_rules,
     linalg_rules,

@@ -3,7 +3,9 @@
 Contract:
 - `ReadVariable` / `Assign*Variable` read and write the Variable's value in the lowering
   context's state, which the compiled function takes as inputs and returns (written
-  back to the Variables after a call that succeeds).
+  back to the Variables after a call that succeeds). Inside a replica's program
+  (`strategy.run`) the value assigned must be the same on every replica: one that
+  differs is a LoweringError naming the Variable.
 - `PrintV2` runs the numpy kernel on the host through an ordered `jax.debug.callback`
   (the same text as the numpy runtime, in program order).
 - `Assert` is a check: a failed condition makes the call raise InvalidArgumentError, on
@@ -23,8 +25,10 @@ from autograph_py.runtime.errors import InvalidArgumentError
 from autograph_py.runtime.ops.check_ops import failure_message
 from autograph_py.runtime.ops.logging_ops import render
 from autograph_py.runtime.ops.shape_args import resolve
+from autograph_py.runtime.xla.collective_rules import AXIS
+from autograph_py.runtime.xla.jax_internals import varying_axes
 from autograph_py.runtime.xla.lowering import run_kernel_on_host, static
-from autograph_py.runtime.xla.table import register_lowering
+from autograph_py.runtime.xla.table import lowering_error, register_lowering
 
 
 @register_lowering("ReadVariable")
@@ -35,11 +39,20 @@ def _read(ctx, op):
 @register_lowering("AssignVariable", "AssignAddVariable", "AssignSubVariable")
 def _assign(ctx, op, value):
     var = op.attrs["var"]
+    if AXIS in varying_axes(value):
+        raise lowering_error(op, _DIFFERS.format(name=var.name))
     if op.type != "AssignVariable":
         sign = 1 if op.type == "AssignAddVariable" else -1
         value = ctx.read(var) + sign * jnp.asarray(value, var.dtype.np_dtype)
     ctx.write(var, value)
     return ctx.read(var)
+
+
+# Inside strategy.run (runtime/xla/replicas.py) a Variable is mirrored: one value.
+_DIFFERS = ("Variable '{name}' is mirrored (one value on every replica), but inside "
+            "strategy.run it is assigned a value that differs between replicas: combine "
+            "it first with ag.distribute.get_replica_context().all_reduce(SUM or MEAN, "
+            "value), as the optimizers do with gradients")
 
 
 @register_lowering("PrintV2")

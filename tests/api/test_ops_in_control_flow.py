@@ -103,8 +103,7 @@ def test_program_in_every_mode(name, mode):
     assert_same(oracle(*args), run_mode(mode, fn, args))
 
 
-@pytest.mark.parametrize("name", ["SparseTensor", "RaggedTensor", "distribute", "sparse",
-                                  "ragged"])
+@pytest.mark.parametrize("name", ["SparseTensor", "RaggedTensor", "sparse", "ragged"])
 def test_refused_names_say_they_are_not_supported(name):
     with pytest.raises(AttributeError, match=rf"autograph_py\.{name} is not supported: "):
         getattr(ag, name)
