@@ -16,12 +16,14 @@ from autograph_py import (  # noqa: F401,E501
     fast_path,
     jax,
     operators,
+    saved_model,
     source_map,
     summary,
 )
 from autograph_py.conversion import convert, converted_call, do_not_convert, to_code, to_graph
 from autograph_py.converters.errors import ConversionError
 from autograph_py.directives import autograph, set_element_type, set_loop_options
+from autograph_py.distribution import NAMESPACE as distribute
 from autograph_py.runtime import data as _data
 from autograph_py.runtime import errors as _runtime_errors
 from autograph_py.runtime.public_api import *  # noqa: F401,F403
@@ -44,6 +46,6 @@ __all__ = list(_runtime_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
     "Function", "ConcreteFunction", "error_rewriting", "set_loop_options", "ConversionError",
     "autograph", "set_element_type",
-    "summary", "config",
+    "summary", "saved_model", "config", "distribute",
     "__version__",
 ]

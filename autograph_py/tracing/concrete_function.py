@@ -3,13 +3,16 @@
 Contract:
 - Made by `tracing.trace`: `graph` (a FuncGraph), `inputs` (its placeholders),
   `outputs` (its output tensors), `structured_outputs` (what the Python function
-  returned, tensors symbolic, Python values as they were) and `input_specs`.
+  returned, tensors symbolic, Python values as they were) and `input_specs`;
+  `parameters` pairs each parameter (`inspect.Parameter`) with the value the trace bound
+  to it, its tensors the placeholders (empty for a graph made otherwise).
 - The executor plan is compiled once, here; a call feeds arrays and rebuilds the returned
   structure with fresh eager tensors. `__call__(*tensors)` checks each tensor against its
   spec (Python and numpy values are converted to the spec's dtype when exact, numpy
   floats also when they only lose precision: float64 to float32, as TensorFlow does).
 - A call made while gradient tapes record runs as one `Call` op, so the tapes can
-  differentiate through it.
+  differentiate through it (`Function` calls `_call_recorded` itself; `__call__` does it
+  when a tape records).
 - `code` is the Python source the executor generated for the plan (what really runs).
 - `compile_with_xla()` (jit_compile) replaces the plan by one `jax.jit` function of the
   graph (`runtime/xla`): calls feed it, and a recorded call is one `XlaCall` op whose
@@ -18,7 +21,7 @@ Contract:
 
 import numpy as np
 
-from autograph_py.runtime import nest
+from autograph_py.runtime import context, nest
 from autograph_py.runtime.dtypes import as_dtype
 from autograph_py.runtime.gradients.function_call import call_graph
 from autograph_py.runtime.plan.executor import Plan
@@ -31,8 +34,9 @@ from autograph_py.tracing.trace_key import spec_of
 class ConcreteFunction:
     """One traced graph: call it with the tensor arguments of its signature."""
 
-    def __init__(self, graph, inputs, outputs, structured_outputs, input_specs):
+    def __init__(self, graph, inputs, outputs, structured_outputs, input_specs, parameters=()):
         self.graph = graph
+        self.parameters = parameters
         self.inputs = inputs
         self.outputs = outputs
         self.structured_outputs = structured_outputs
@@ -110,6 +114,9 @@ class ConcreteFunction:
                 raise ValueError(f"argument {i} of this concrete function must be compatible "
                                  f"with {spec}, got shape {array.shape}")
             arrays.append(array)
+        if context.state.tapes:
+            return self._call_recorded([v if isinstance(v, EagerTensor) else EagerTensor(a)
+                                        for v, a in zip(tensors, arrays)])
         return self._call_flat(arrays)
 
     def __repr__(self):

@@ -39,6 +39,7 @@ Contract:
   More than `RETRACE_WARNING_THRESHOLD` traces of one function warn once (a
   `RetracingWarning`), naming each argument that changed and how, and the fix
   (`retrace_warnings`).
+- `concrete_functions()` lists the traces (the signature's made first), oldest first.
 - `get_concrete_function` accepts TensorSpecs (None dims, unknown rank); a partial spec
   gets a graph at least as general, never one traced for a concrete shape.
 - On a method, each instance gets its own `Function` (own cache, own variables), which
@@ -381,6 +382,13 @@ class Function:
             raise TypeError(f"{self.name}.get_concrete_function() takes eager tensors, "
                             "TensorSpecs and Python values, not symbolic tensors") from None
         return self._cache.lookup(key) or self._trace(values, key)
+
+    def concrete_functions(self):
+        """The ConcreteFunctions traced so far, oldest first; with an input_signature,
+        its trace (made now if it was not). What `ag.saved_model.save` writes."""
+        if self.input_signature is not None:
+            self.get_concrete_function()
+        return self._cache.concrete_functions()
 
     def __repr__(self):
         return f"<ag.function {self.name}: {self.trace_count} trace(s)>"

@@ -11,6 +11,7 @@ Contract (TensorFlow's function cache, DESIGN.md §5):
   to the `_call_flat` of the trace `lookup` gave for its key (`remember_fast`; what
   `trace_key.FAST_CALLS` runs); it is forgotten whenever
   the resolved answers are, so it never serves a call other than `lookup` would.
+- `concrete_functions()` lists every trace (what `ag.saved_model.save` writes).
 - Lookups take no lock and may run while another thread adds a trace (they see it or
   not); `add` is called under the owning Function's trace lock.
 """
@@ -55,6 +56,10 @@ class FunctionCache:
         # A new trace may be more specific than what an earlier lookup resolved to.
         self._resolved = {key: concrete}
         self.fast.clear()
+
+    def concrete_functions(self):
+        """Every trace, oldest first."""
+        return [concrete for traces in self._traces.values() for _, concrete in traces]
 
     def shapes_traced(self, structure):
         """The shapes of the traces made for `structure`, oldest first."""

@@ -2,8 +2,9 @@
 `ConcreteFunction` that replays it.
 
 Contract: `trace(fn, name, params, values, specs, on_variable)` returns a `Traced`
-(`graph`, `inputs`, `outputs`, `structured_outputs`, `input_specs`; `compile()` makes its
-`ConcreteFunction`, so a trace that is thrown away is never compiled):
+(`graph`, `inputs`, `outputs`, `structured_outputs`, `input_specs`, `parameters`;
+`compile()` makes its `ConcreteFunction`, so a trace that is thrown away is never
+compiled):
 - every tensor leaf of `values` (the bound arguments) becomes a placeholder with the next
   spec of `specs`, named after its parameter (`x`; nested leaves `x_0`, `x_1`, ...);
   other values are passed as they are;
@@ -14,7 +15,10 @@ Contract: `trace(fn, name, params, values, specs, on_variable)` returns a `Trace
   meanwhile in this thread, `location` the user's `file:line`: it records it, or raises to
   refuse it (`refuse_variables`: TensorFlow's rule, docs/function.md "Variables");
 - the returned structure is kept: tensors become the graph's outputs (captured if made
-  outside, Variables and TensorLists read), Python values stay as they were.
+  outside, Variables and TensorLists read), Python values stay as they were;
+- `parameters` pairs each parameter (`inspect.Parameter`) with what the trace bound to
+  it, tensors replaced by their placeholders (what `ag.saved_model` needs to call the
+  graph again without the Python function).
 """
 
 import contextlib
@@ -33,6 +37,7 @@ class Traced(NamedTuple):
     outputs: list
     structured_outputs: object
     input_specs: list
+    parameters: tuple
 
     def compile(self):
         return ConcreteFunction(*self)
@@ -61,7 +66,8 @@ def trace(fn, name, params, values, specs, on_variable):
     outputs = [t for t in nest.flatten(structured) if isinstance(t, SymbolicTensor)]
     graph.outputs = outputs
     lifting.detach_lifted(graph)
-    return Traced(graph, placeholders, outputs, structured, list(specs))
+    return Traced(graph, placeholders, outputs, structured, list(specs),
+                  tuple(zip(params, call_values)))
 
 
 def call_arguments(params, values):

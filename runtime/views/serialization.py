@@ -39,7 +39,7 @@ FORMAT = "autograph_py.graph"
 VERSION = 1
 # Version-1 files may name a loop with side effects `StatefulWhile`: it is `While`, which
 # is always stateful, so they read as such.
-_READ_AS = {"StatefulWhile": "While"}
+READ_AS = {"StatefulWhile": "While"}
 
 
 def graph_to_dict(graph):
@@ -52,13 +52,15 @@ def graph_to_dict(graph):
             "variables": encoder.eager_variables()}
 
 
-def graph_from_dict(data):
+def graph_from_dict(data, variables=None):
+    """`variables` (name -> eager Variable): Variables the graph refers to that exist
+    already (several graphs sharing state, a saved model's); they are used as they are."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise ValueError(f"not a serialized graph: expected a dict with format {FORMAT!r}")
     if data.get("version") != VERSION:
         raise ValueError(f"unsupported serialized graph version {data.get('version')!r} "
                          f"(this runtime reads version {VERSION})")
-    return _Decoder(data["variables"]).graph(data["graph"], None, {})
+    return _Decoder(data["variables"], variables).graph(data["graph"], None, {})
 
 
 # --- encoding --------------------------------------------------------------------------------
@@ -177,8 +179,8 @@ def _no_default_graph():
 
 
 class _Decoder:
-    def __init__(self, eager_variables):
-        self.variables = {}
+    def __init__(self, eager_variables, shared=None):
+        self.variables = dict(shared or {})
         with _no_default_graph():
             for entry in eager_variables:
                 self.create_variable(entry, decode_array(entry["value"]))
@@ -226,7 +228,7 @@ class _Decoder:
     def op(self, graph, data, tensors, ops):
         name = data["name"]
         try:
-            opdef = get(_READ_AS.get(data["type"], data["type"]))
+            opdef = get(READ_AS.get(data["type"], data["type"]))
         except KeyError:
             raise ValueError(f"op {name!r} has type {data['type']!r}, which is not registered; "
                              "import the module that defines it") from None
