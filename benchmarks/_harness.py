@@ -99,9 +99,11 @@ NOT_INSTALLED = "not installed"
 
 
 def row(workload, mode, seconds=None, spread=None, reference=None, reference_value=None,
-        peak_bytes=None, tf_mode=None, tf_seconds=None, note=""):
+        peak_bytes=None, tf_mode=None, tf_seconds=None, note="", **numbers):
     """One result row (see the module doc). `reference_value` is the reference row's
-    seconds (or bytes); the ratio is this row's value over it."""
+    seconds (or bytes); the ratio is this row's value over it. `numbers` are further
+    measured values the row carries by name (`best_seconds=...`), for docs/performance.md
+    to cite (a name ending in `seconds` is a time, in `ratio` a ratio)."""
     value = seconds if seconds is not None else peak_bytes
     if tf_mode is None:
         tensorflow_status = "n/a"
@@ -113,7 +115,7 @@ def row(workload, mode, seconds=None, spread=None, reference=None, reference_val
             "spread": spread, "reference": reference,
             "ratio": value / reference_value if reference_value else None,
             "tensorflow": tensorflow_status, "tf_mode": tf_mode, "tf_seconds": tf_seconds,
-            "note": note}
+            "note": note, **numbers}
 
 
 def peak_memory(fn):
@@ -145,7 +147,7 @@ def write_json(path, data):
         f.write("\n")
 
 
-def _format_seconds(seconds):
+def format_seconds(seconds):
     for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6)):
         if seconds >= scale:
             return f"{seconds / scale:.3g} {unit}"
@@ -154,7 +156,7 @@ def _format_seconds(seconds):
 
 def format_value(r):
     if r.get("seconds") is not None:
-        return _format_seconds(r["seconds"])
+        return format_seconds(r["seconds"])
     if r.get("bytes") is not None:
         return f"{r['bytes'] / 1e6:.2f} MB"
     return "—"
@@ -170,7 +172,7 @@ def results_table(rows):
         ratio = "—" if r["ratio"] is None else f"{r['ratio']:.3g}"
         reference = r["reference"] or "—"
         if r["tensorflow"] == "installed" and r["tf_seconds"] is not None:
-            tf_mode, tf_median = r["tf_mode"], _format_seconds(r["tf_seconds"])
+            tf_mode, tf_median = r["tf_mode"], format_seconds(r["tf_seconds"])
             versus = f"{r['seconds'] / r['tf_seconds']:.3g}"
         elif r["tensorflow"] == "installed":
             tf_mode, tf_median, versus = r["tf_mode"], "failed", "—"

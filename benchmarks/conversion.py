@@ -310,7 +310,9 @@ def measure(repeat=3, generated_count=40):
     rows = [row(f"conversion of a corpus of {len(corpus_rows)} functions", "converters, per "
                 "function (best of runs)", total_seconds / len(corpus_rows),
                 note=f"{total_lines / total_seconds:,.0f} lines/s "
-                     f"({total_lines / total_cpu:,.0f} per CPU second)")]
+                     f"({total_lines / total_cpu:,.0f} per CPU second)",
+                lines_per_second=total_lines / total_seconds,
+                cpu_lines_per_second=total_lines / total_cpu)]
     count = max(generated_count, 50)
     tf = tensorflow()
     with tempfile.TemporaryDirectory() as directory:
@@ -327,16 +329,22 @@ def measure(repeat=3, generated_count=40):
                     "autograph convert (process start-up included, best of runs)",
                     big["seconds"], note=f"{big['lines_per_second']:,.0f} lines/s "
                     f"({big['cpu_lines_per_second']:,.0f} per CPU second), start-up "
-                    f"{big['startup_seconds']:.2f} s"))
+                    f"{big['startup_seconds']:.2f} s",
+                    lines_per_second=big["lines_per_second"],
+                    cpu_lines_per_second=big["cpu_lines_per_second"],
+                    startup_seconds=big["startup_seconds"]))
     rows.append(row(f"{big['lines']:,}-line file ({big['functions']} functions)",
                     "autograph convert -j 1 (one process)", big["one_process_seconds"],
-                    note=f"{big['lines'] / big['one_process_seconds']:,.0f} lines/s"))
+                    note=f"{big['lines'] / big['one_process_seconds']:,.0f} lines/s",
+                    lines_per_second=big["lines"] / big["one_process_seconds"]))
     for long_row in time_long_functions(repeat):
         rows.append(row(f"one function of {long_row['ifs']:,} ifs ({long_row['lines']:,} "
                         "lines)", "cli.convert.convert_text (best of runs)",
                         long_row["seconds"],
                         note=f"{long_row['lines_per_second']:,.0f} lines/s "
-                             f"({long_row['cpu_lines_per_second']:,.0f} per CPU second)"))
+                             f"({long_row['cpu_lines_per_second']:,.0f} per CPU second)",
+                        lines_per_second=long_row["lines_per_second"],
+                        cpu_lines_per_second=long_row["cpu_lines_per_second"]))
     return rows
 
 

@@ -126,10 +126,13 @@ def _python_rows(repeats):
             # The fastest sample of each mode is the one the machine's other load hit
             # least: their ratio estimates the ratio on a quiet machine.
             note = f"best {_time(min(values))}, {min(values) / best:.2f}x"
+            numbers = {"best_seconds": min(values), "best_ratio": min(values) / best}
             if iterations:
                 note += f"; {seconds / iterations * 1e6:.3f} µs per iteration"
+                numbers.update(iteration_seconds=seconds / iterations,
+                               best_iteration_seconds=min(values) / iterations)
             rows.append(row(workload, mode, seconds, (max(values) - min(values)) / seconds,
-                            "plain Python", reference, note=note))
+                            "plain Python", reference, note=note, **numbers))
     return rows
 
 
@@ -238,7 +241,7 @@ def _trivial_rows(repeats):
     # The fastest sample is the one the machine's other load hit least.
     return [row("trivial ag.function (x + 1.0)", "cache hit", seconds,
                 (max(values) - min(values)) / seconds,
-                note=f"best {_time(min(values))}")]
+                note=f"best {_time(min(values))}", best_seconds=min(values))]
 
 
 def _time(seconds):

@@ -10,9 +10,9 @@ Each workload runs pure-Python code of the standard library on Python values, th
 
 Each time is the median of `--repeats` samples of this process's CPU time after warm-up
 (less moved than wall time by other work on the machine), the three ways sampled in
-turns; the ratio is to `original`. The last lines give the geometric mean of the ratios
-of each converted way over all workloads. Prints a markdown table; `--json PATH` also
-writes the numbers. Nothing is asserted (DESIGN.md §7).
+turns; the ratio is to `original`. The last rows give the geometric mean of the ratios
+of each converted way over all workloads (a ratio, no time). Prints a markdown table;
+`--json PATH` also writes the numbers. Nothing is asserted (DESIGN.md §7).
 Usage: `python benchmarks/python_values.py [--repeats N] [--only WORKLOAD ...] [--json PATH]`.
 """
 
@@ -226,14 +226,28 @@ def measure(repeats=7, only=None):
             reference = stats[ORIGINAL][0]
             for way, (median, spread) in stats.items():
                 rows.append(row(workload, way, median, spread, ORIGINAL, reference))
-    return rows
+    return rows + geomean_rows(rows)
+
+
+GEOMEAN = "geometric mean over"
+
+
+def geomean_rows(rows):
+    """One row per converted way: the geometric mean of its ratios (no time of its own)."""
+    count = len({r["workload"] for r in rows})
+    summaries = []
+    for way, mean in geomeans(rows).items():
+        summary = row(f"{GEOMEAN} {count} workloads", way, reference=ORIGINAL)
+        summary["ratio"] = mean
+        summaries.append(summary)
+    return summaries
 
 
 def geomeans(rows):
-    """{way: geometric mean of its ratios to the original}."""
+    """{way: geometric mean of its ratios to the original} (summary rows left out)."""
     ratios = {}
     for r in rows:
-        if r["mode"] != ORIGINAL:
+        if r["mode"] != ORIGINAL and not r["workload"].startswith(GEOMEAN):
             ratios.setdefault(r["mode"], []).append(r["ratio"])
     return {way: math.exp(sum(map(math.log, values)) / len(values))
             for way, values in ratios.items()}
@@ -247,13 +261,9 @@ def main():
     args = parser.parse_args()
     rows = measure(args.repeats, args.only)
     print(f"Python {platform.python_version()}, {platform.machine()}\n")
-    print(results_table(rows))
-    print()
-    means = geomeans(rows)
-    for way, mean in means.items():
-        print(f"geomean {way} / original over {len(rows) // 3} workloads: {mean:.3g}x")
+    print(results_table(rows))  # its last rows are the geometric means
     if args.json:
-        write_json(args.json, {"rows": rows, "geomeans": means})
+        write_json(args.json, {"rows": rows, "geomeans": geomeans(rows)})
 
 
 if __name__ == "__main__":
