@@ -45,7 +45,10 @@ def _read_kernel(ctx, var):
 
 def _assign_kernel(ctx, value, var):
     # Copied unless read-only throughout: it may be an array the caller still holds (a
-    # feed, an argument of a function).
+    # feed, an argument of a function). A compiled plan's scalar arithmetic gives numpy
+    # scalars; a Variable holds an array (np.asarray(variable) relies on it).
+    if not isinstance(value, np.ndarray):
+        value = read_only(np.asarray(value, dtype=var.dtype.np_dtype))
     value = immutable(_check_value(var, value))
     ctx.write_variable(var, value)
     return value

@@ -167,27 +167,25 @@ def _concrete_entry(concrete):
         (inspect.Parameter(p.op.name, inspect.Parameter.POSITIONAL_OR_KEYWORD), p)
         for p in concrete.inputs]
 
+    def python_value(value, role):
+        found = structures.constant(value)
+        if found is None:
+            raise ValueError(f"cannot save a trace of {concrete.graph.name!r}: {role[0]} "
+                             f"{value!r:.60}; a saved function {role[1]} tensors and Python "
+                             "None, bools, numbers and strings only")
+        return found
+
     def argument(value):
         if isinstance(value, SymbolicTensor) and id(value) in placeholder_index:
             return {"tensor": placeholder_index[id(value)]}
-        found = structures.constant(value)
-        if found is None:
-            raise ValueError(f"cannot save a trace of {concrete.graph.name!r}: an argument is "
-                             f"{value!r:.60}; a saved function takes tensors and Python "
-                             "None, bools, numbers and strings only")
-        return found
+        return python_value(value, ("an argument is", "takes"))
 
     outputs = iter(range(len(concrete.outputs)))
 
     def result(value):
         if isinstance(value, SymbolicTensor):
             return {"tensor": next(outputs)}
-        found = structures.constant(value)
-        if found is None:
-            raise ValueError(f"cannot save a trace of {concrete.graph.name!r}: it returns "
-                             f"{value!r:.60}; a saved function returns tensors and Python "
-                             "None, bools, numbers and strings only")
-        return found
+        return python_value(value, ("it returns", "returns"))
 
     return {
         "parameters": [{"name": p.name, "kind": p.kind.name,

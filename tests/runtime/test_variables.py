@@ -162,3 +162,24 @@ def test_reads_and_writes_in_a_graph_run_when_fetched():
         assert sess.run(writes[0]) == 7
         assert sess.run(writes[1]) == 5
         assert sess.run(v) == 5
+
+
+def test_a_variable_assigned_by_a_compiled_plan_holds_an_array():
+    # Repro: a plan's scalar arithmetic (w * x on 0-d values) gives a numpy scalar, which
+    # the Variable used to keep, so np.asarray(w) raised "__array__ not producing an array".
+    import autograph_py as ag
+
+    w = Variable(1.0, name=next(_fresh))
+
+    @ag.function
+    def step(x):
+        w.assign(w * x)
+        return w + 1.0
+
+    expected = 1.0
+    for _ in range(3):
+        step(ag.constant(2.0))
+        expected *= 2.0
+    assert isinstance(w.numpy(), np.ndarray)
+    np.testing.assert_array_equal(np.asarray(w), np.float32(expected))
+    assert np.asarray(w, dtype=np.float64).dtype == np.float64

@@ -9,8 +9,7 @@ from tests.saved_model.models import Counter, Nested, TwoSignatures
 
 
 def _value(x):
-    # numpy() first: a Variable assigned by a compiled plan may hold a numpy scalar.
-    return np.asarray(x.numpy() if hasattr(x, "numpy") else x).tolist()
+    return np.asarray(x).tolist()
 
 
 def _same(a, b):
@@ -175,3 +174,15 @@ def test_saving_refuses_what_it_cannot_write(tmp_path):
         ag.saved_model.save(model, str(tmp_path / "m"))
     with pytest.raises(ValueError, match="input_signature or a ConcreteFunction"):
         ag.saved_model.save(model, str(tmp_path / "m"), signatures=model.f)
+
+
+def test_saving_refuses_a_trace_that_returns_what_it_cannot_write(tmp_path):
+    class Model(ag.Module):
+        @ag.function
+        def f(self, x):
+            return x, frozenset({1})
+
+    model = Model()
+    model.f(ag.constant(1.0))
+    with pytest.raises(ValueError, match="it returns frozenset.*a saved function returns tensors"):
+        ag.saved_model.save(model, str(tmp_path / "m"))
