@@ -7,7 +7,8 @@ the runtime, connects its hooks below, and gives the package its names.
 """
 
 # `operators` is what converted code calls as `ag__`: importing it binds it for conversion.
-# `jax` is ag.jax.jit / ag.jax.grad (it imports JAX only when used).
+# `jax` is ag.jax.jit / ag.jax.grad (it imports JAX only when used); `onnx` is
+# ag.onnx.export (it imports the onnx package only when used).
 from autograph_py import (  # noqa: F401,E501
     __version__,
     config,
@@ -15,6 +16,7 @@ from autograph_py import (  # noqa: F401,E501
     error_rewriting,
     fast_path,
     jax,
+    onnx,
     operators,
     saved_model,
     source_map,
@@ -46,6 +48,6 @@ __all__ = list(_runtime_all) + [
     "to_code", "to_graph", "convert", "do_not_convert", "converted_call", "function",
     "Function", "ConcreteFunction", "error_rewriting", "set_loop_options", "ConversionError",
     "autograph", "set_element_type",
-    "summary", "saved_model", "config", "distribute",
+    "summary", "saved_model", "onnx", "config", "distribute",
     "__version__",
 ]

@@ -3,7 +3,8 @@
 - `converters/` (installed as `autograph_py.converters`) imports only the standard
   library, gast and itself.
 - `runtime/` (installed as `autograph_py.runtime`) imports only the standard library,
-  numpy and itself; only `runtime/xla/` (the XLA lowering) may import jax besides.
+  numpy and itself; only `runtime/xla/` (the XLA lowering) may import jax besides, and
+  only `runtime/onnx/` (the ONNX export) onnx.
 - Nothing imports the folders by their checkout names (`runtime`, `converters`): only
   `autograph_py` is installed.
 - `autograph_py/` may import all three, but the two lower layers never reach up.
@@ -32,6 +33,8 @@ ALLOWED = {
     # jax: the optional [xla] extra, imported only by the lowering package (which nothing
     # in the numpy runtime imports), so the numpy runtime never needs it.
     "autograph_py.runtime.xla": ("numpy", "jax", "autograph_py.runtime"),
+    # onnx: the optional [onnx] extra, imported lazily by the export package only.
+    "autograph_py.runtime.onnx": ("numpy", "onnx", "autograph_py.runtime"),
     # threadpoolctl: the optional [perf] extra (one BLAS thread for small matrix
     # products), imported lazily by this one module; without it the switch is a no-op.
     "autograph_py.runtime.blas_threads": ("threadpoolctl", "autograph_py.runtime"),

@@ -1,8 +1,9 @@
 """The `autograph` command line (docs/cli.md): `command.main` is the entry point, one
 module per job: reading inputs (`source`, `limits`), converting a file (`convert`, with
 `keep`, `positions`, `skipped`, `valid`), folders and their units (`tree`, `units`,
-`parallel`), writing outputs (`output`), and `autograph graph` (`graph`, `signature`,
-`render`). Importing the package imports nothing else."""
+`parallel`), writing outputs (`output`), `autograph graph` (`graph`, `signature`,
+`render`) and `autograph export` (`export`, an ONNX model of a trace, following
+`graph`'s rules). Importing the package imports nothing else."""
 
 
 def main(argv=None):

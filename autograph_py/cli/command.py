@@ -1,7 +1,7 @@
 """The `autograph` command: `autograph convert PATH [PATH ...]` converts Python files and
 package folders statically. Inputs are read and parsed, never imported or executed.
-`autograph graph` (cli/graph.py) draws the graph of one traced function: that one
-imports its file.
+`autograph graph` (cli/graph.py) draws the graph of one traced function and
+`autograph export` (cli/export.py) writes it as an ONNX model: those two import their file.
 
 Contract (docs/cli.md is the user's version):
 - Output: each file as a complete, importable module with every function converted
@@ -31,6 +31,7 @@ import stat
 import sys
 import traceback
 
+import autograph_py.cli.export as export_command
 import autograph_py.cli.graph as graph_command  # `from autograph_py import` would load the API
 from autograph_py import __version__
 from autograph_py.cli.output import check_destination, prepare_outputs, write_output
@@ -92,6 +93,7 @@ def build_parser():
     convert.add_argument("--debug", action="store_true",
                          help="show Python tracebacks with error messages")
     graph_command.add_parser(commands)
+    export_command.add_parser(commands)
     return parser
 
 
@@ -129,7 +131,9 @@ def main(argv=None):
         parser.print_help(sys.stderr)
         return USAGE
     try:
-        return _graph(args) if args.command == "graph" else _convert(args)
+        if args.command in ("graph", "export"):
+            return _traced(args)
+        return _convert(args)
     except KeyboardInterrupt:
         return 130  # the shell's convention for SIGINT; outputs are never half-written
     except BrokenPipeError:
@@ -179,10 +183,11 @@ def _convert(args):
     return reporter.status
 
 
-def _graph(args):
+def _traced(args):
+    """`autograph graph` and `autograph export`: both import the file and trace."""
     reporter = _Reporter(args.debug)
     try:
-        graph_command.run(args)
+        (graph_command if args.command == "graph" else export_command).run(args)
     except UsageError as e:
         reporter.report(str(e), USAGE, e)
     except Problem as e:

@@ -1,0 +1,68 @@
+"""ONNX export, three ways: our numpy runtime (the oracle) vs ONNX's reference evaluator
+vs onnxruntime, over the corpus of converted functions (tests/onnx/corpus.py).
+
+Every case must export, pass `check_model(full_check=True)` and give our results (same
+dtype and shape, equal integers, floats within a few ulps, nan where we give nan) in both
+ONNX runners; every refused case must raise an `ExportError` naming the op and the
+file:line of the user's code.
+`test_export_rate` prints the share of the corpus that exports (run with -s to see it).
+"""
+
+import numpy as np
+import onnx
+import pytest
+
+import autograph_py as ag
+from tests.onnx import corpus, runners
+
+_TOLERANCE = {2: 1e-3, 4: 1e-5, 8: 1e-12}
+
+
+def _same(expected, got, where):
+    """Same dtypes and shapes; integers and bools equal, floats within a few ulps."""
+    assert len(expected) == len(got), where
+    for i, (want, value) in enumerate(zip(expected, got)):
+        assert value.dtype == want.dtype, f"{where} output {i}: {value.dtype} != {want.dtype}"
+        assert value.shape == want.shape, f"{where} output {i}: {value.shape} != {want.shape}"
+        if want.dtype.kind == "f":
+            # ONNX runtimes have their own exp/tanh/...: a few ulps apart from numpy's.
+            tolerance = _TOLERANCE[want.dtype.itemsize]
+            np.testing.assert_allclose(value, want, rtol=tolerance, atol=tolerance,
+                                       equal_nan=True, err_msg=f"{where} output {i}")
+        else:
+            np.testing.assert_array_equal(value, want, err_msg=f"{where} output {i}")
+
+
+@pytest.mark.parametrize("name", sorted(corpus.CASES))
+def test_three_runners_agree(name):
+    case = corpus.CASES[name]
+    model = ag.onnx.export(case.fn, *case.signature)
+    onnx.checker.check_model(model, full_check=True)
+    assert [i.name for i in model.graph.input] == \
+        list(case.fn.__code__.co_varnames[:case.fn.__code__.co_argcount])
+    oracle = runners.ours(case.fn, case.signature)
+    evaluator, session = runners.reference(model), runners.runtime(model)
+    for args in case.arguments:
+        expected = oracle(*args)
+        _same(expected, evaluator(*args), f"{name}{args} reference evaluator")
+        _same(expected, session(*args), f"{name}{args} onnxruntime")
+
+
+@pytest.mark.parametrize("name", sorted(corpus.REFUSED))
+def test_refused_with_the_op_and_the_users_line(name):
+    fn, signature, op_type = corpus.REFUSED[name]
+    with pytest.raises(ag.onnx.ExportError) as info:
+        ag.onnx.export(fn, *signature)
+    message = str(info.value)
+    assert f"({op_type})" in message
+    line = fn.__code__.co_firstlineno + 1  # the body's one statement
+    assert f"corpus.py:{line}" in message, message
+
+
+def test_export_rate():
+    exported = [n for n, c in corpus.CASES.items()
+                if isinstance(ag.onnx.export(c.fn, *c.signature), onnx.ModelProto)]
+    rate = len(exported) / len(corpus.CASES)
+    print(f"\nONNX export: {len(exported)}/{len(corpus.CASES)} corpus functions "
+          f"({rate:.0%}); refused on purpose: {sorted(corpus.REFUSED)}")
+    assert rate == 1.0
