@@ -153,3 +153,25 @@ def test_a_variable_of_another_shape_than_the_manifest_says_is_refused(export):
 def test_a_manifest_field_of_the_wrong_type_is_refused(export):
     _edit_json(export, "saved_model.json", lambda data: data.update(functions={"f": 1}))
     _refused(export, r"saved_model.json: 'functions' is missing or not a list")
+
+
+def test_a_print_to_a_file_is_refused(tmp_path):
+    # A loaded graph may print to stdout or stderr; a crafted PrintV2 writing to a path
+    # would let a stranger's directory write files when its function is called.
+    @ag.function(input_signature=[ag.TensorSpec([], ag.float32)])
+    def shout(x):
+        ag.print("x is", x)
+        return x + 1.0
+
+    path = str(tmp_path / "printer")
+    ag.saved_model.save(shout, path)
+    assert ag.saved_model.load(path)(ag.constant(1.0)).numpy() == 2.0
+
+    def edit(data):
+        [print_op] = [op for graph in data["graphs"] for op in graph["graph"]["ops"]
+                      if op["type"] == "PrintV2"]
+        print_op["attrs"]["stream"] = "file://" + str(tmp_path / "written.txt")
+    _edit_json(path, "graphs.json", edit)
+    _refused(path, r"\(PrintV2\) writes to 'file://.*'; a loaded graph may print to "
+                   r"stdout or stderr only")
+    assert not (tmp_path / "written.txt").exists()
