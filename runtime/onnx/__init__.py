@@ -4,7 +4,8 @@ Contract:
 - `model.graph_to_model(graph, inputs, outputs, ...)` translates a traced graph into an
   `onnx.ModelProto` of one pinned opset (`OPSET`), through the conversion table
   (`table.py`, one row per op type, like runtime/xla's lowering table); `If` becomes
-  ONNX `If`, `While` becomes `Loop` (control_flow_rules.py).
+  ONNX `If`, `While` becomes `Loop` (control_flow_rules.py); `text.model_text(model)`
+  lists a model as indented text.
 - Only this package imports `onnx`, and only lazily (`require_onnx`), so the numpy
   runtime never needs it; nothing here imports `autograph_py`'s top level.
 """

@@ -11,8 +11,9 @@ Contract:
   outputs; ops the outputs do not need are not written, but every stateful op is
   (so a print or an assignment is refused, never silently dropped).
 - `subgraph(name, inputs, outputs)` closes an emitter into a `GraphProto`; every output
-  is a fresh `Identity`, so no graph output is an input or an outer value. Graph inputs
-  and outputs must have a known rank (`Model.value_info`), as ONNX's checker wants.
+  is a fresh `Identity`, so no graph output is an input or an outer value. The model's
+  inputs and outputs must have a known rank (`Model.value_info`), as ONNX's checker
+  wants; a branch's or body's may not (typed without a shape).
 - Every node is recorded with the op it was written for (`Model.node_ops`), so a node
   the checker rejects is reported at the user's line (model.py).
 """
@@ -54,18 +55,21 @@ class Model:
         return self.helper.np_dtype_to_tensor_dtype(np_dtype)
 
     def value_info(self, name, shape, dtype, what=None):
-        """The type of a graph's input or output. ONNX's checker wants its rank (dims may
-        be unknown): a value of unknown rank is refused, naming `what` it is (or the op
-        whose branch or body holds it)."""
+        """The type of a graph's input or output; `what` names an input or output of the
+        model's main graph (None: of an If branch or a Loop body). ONNX's checker wants a
+        shape (a rank; dims may be unknown) on the main graph's inputs and outputs only
+        (`check_value_info` relaxes it for subgraphs), so a value of unknown rank is
+        refused there, naming `what`, and typed without a shape in a subgraph."""
         if hasattr(shape, "rank"):  # a TensorShape; else a tuple of dims
             shape = None if shape.rank is None else shape.as_list()
         if shape is None:
-            reason = "ONNX needs the rank of every graph input and output (dims may be unknown)"
-            if what is None and self.current_op is not None:
-                raise export_error(self.current_op, "a value its branches or body carry has "
-                                                    f"an unknown rank; {reason}")
-            raise ExportError(f"onnx export: {what or name} has an unknown rank; {reason}: "
-                              "give its TensorSpec a shape such as [None, 3]")
+            if what is None:
+                return self.helper.make_tensor_value_info(name, self.elem_type(dtype), None)
+            raise ExportError(
+                f"onnx export: {what} has an unknown rank; ONNX's checker wants the rank "
+                "of every input and output of a model (dims may be unknown): give its "
+                "TensorSpec a shape such as [None, 3], or compute a result of known rank "
+                "(ag.reshape(y, [-1]))")
         return self.helper.make_tensor_value_info(name, self.elem_type(dtype), list(shape))
 
     def variable(self, var):

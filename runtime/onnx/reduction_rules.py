@@ -1,7 +1,9 @@
 """ONNX rows of reductions, arg-max/min and cumulative sums.
 
 - Reductions over `axis` (None: every axis) take their axes as an input (opset 18), with
-  `keepdims`; `reduce_any`/`reduce_all` are the max/min of the bools as int32.
+  `keepdims`; `reduce_any`/`reduce_all` are the max/min of the bools as uint8: over
+  nothing, ONNX's max/min is the type's lowest/highest value, so uint8's 0/255 cast back
+  to False/True as numpy's any/all of nothing (int32's lowest would be True).
 - `Mean` of integers is refused: ours truncates toward zero, ONNX's `ReduceMean` of
   integers does not say how it rounds.
 - `ArgMax`/`ArgMin` take the first extreme (numpy's rule, ONNX's
@@ -24,7 +26,7 @@ def _reduction(onnx_type):
         inputs = [x] if axis is None else [x, g.int64s(axis)]
         keepdims = int(bool(op.attrs.get("keepdims", False)))
         if dtype.kind == "b":  # Any / All: max / min over 0 and 1
-            inputs[0] = g.cast(x, np.int32)
+            inputs[0] = g.cast(x, np.uint8)
             return g.cast(g.node(onnx_type, inputs, keepdims=keepdims), np.bool_)
         return g.node(onnx_type, inputs, keepdims=keepdims, name=op.name)
 

@@ -404,6 +404,104 @@ def padding(m, n):
     return grown, reflected, computed
 
 
+# --- lists grown in staged loops ------------------------------------------------
+# A Python list appended to (or popped from) in a staged loop is a TensorList: one
+# tensor of its stacked elements, carried by the loop and grown by concatenation
+# (runtime/operators/lists.py); its ONNX form is a Loop-carried tensor whose first dim
+# grows (Concat), so `len`, `ag.stack`, indexing and returning it need no sequence ops.
+
+
+@case([I32], (4,), (0,), (1,))
+def append_in_while(n):
+    out = []
+    i = 0
+    while i < n:
+        out.append(i * 2)
+        i += 1
+    return ag.stack(out), len(out)
+
+
+@case([VI32], ([3, -1, 4],), ([],), ([5],))
+def append_in_for(xs):
+    squares = []
+    for x in xs:
+        squares.append(x * x)
+    return ag.stack(squares), len(squares)
+
+
+@case([VI32], ([3, -1, 4, -2, 6],), ([],), ([-5],))
+def append_in_a_branch(xs):
+    kept = []
+    dropped = 0
+    for x in xs:
+        if x > 0:
+            kept.append(x)
+        else:
+            dropped += 1
+    return ag.stack(kept), len(kept), dropped
+
+
+# Rows of a known shape: appending rows of an unknown dim to a list that starts empty
+# fails in our runtime (docs/limitations.md, "Python lists in staged loops";
+# test_differential.py's xfail `append_rows_of_unknown_length`).
+@case([ag.TensorSpec([3], ag.float32), I32], ([1.0, 2.0, 3.0], 2), ([0.5, 0.0, -1.0], 3),
+      ([1.0, 1.0, 1.0], 1))
+def append_rows_and_pop(xs, n):
+    rows = []
+    for i in range(n):
+        rows.append(xs * ag.cast(i, ag.float32))
+    last = rows.pop()
+    return ag.stack(rows), last, len(rows)
+
+
+@case([I32], (5,), (1,), (0,))
+def append_until_break(n):
+    seen = []
+    i = 0
+    while True:
+        if i >= n:
+            break
+        seen.append(i % 3)
+        i += 1
+    total = 0
+    for v in seen:
+        total += v
+    return seen, total
+
+
+# --- values of unknown rank inside the model -------------------------------------
+# A loop variable whose rank changes (an invariant of unknown rank) or a branch output
+# of two ranks: ONNX's checker types a body's or branch's values without a shape; the
+# model's own outputs need a rank, so the result is reshaped to one.
+
+
+@case([VF32, I32], ([1.0, 2.0], 3), ([0.5], 0), ([], 2))
+def rank_grows_in_loop(x, n):
+    i = 0
+    while i < n:
+        ag.set_loop_options(shape_invariants=[(x, ag.TensorShape(None))])
+        x = ag.expand_dims(x, 0) * 2.0
+        i += 1
+    return ag.reshape(x, [-1]), ag.reshape(ag.rank(x), [])
+
+
+@case([VF32, I32], ([1.0, 2.0], 1), ([3.0], -1))
+def branches_of_two_ranks(x, n):
+    if n > 0:
+        y = ag.stack([x, x])
+    else:
+        y = x
+    return ag.reshape(y, [-1]), ag.reshape(ag.reduce_sum(y), [])
+
+
+# Found by tests/onnx/fuzz_export.py (program (28000, 230), minimized): `in` over an
+# empty list is reduce_any of nothing, False; ONNX's ReduceMax of nothing is the type's
+# lowest value, which int32 cast True.
+@case([I32, VI32], (1, []), (1, [2, 1]), (3, [2, 1]))
+def membership_of_empty(a, xs):
+    return int(a in xs), int(ag.reduce_all(xs > a)), ag.reduce_any(xs > a)
+
+
 V = ag.Variable([1.0, 2.0, 3.0], name="weights")
 
 

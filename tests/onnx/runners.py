@@ -12,6 +12,8 @@ has zero-trip loops). Every result must come back as a numpy array of the dtype 
 model declares; anything else fails the test, naming the output.
 """
 
+import threading
+
 import numpy as np
 import onnxruntime
 from onnx import helper
@@ -54,13 +56,24 @@ def reference(model):
     return run
 
 
-def runtime(model):
+def runtime(model, seconds=None):
+    """`seconds`: a run still going then is stopped (onnxruntime raises), so a model
+    whose Loop never ends fails a test instead of hanging it."""
     session = onnxruntime.InferenceSession(model.SerializeToString(),
                                            providers=["CPUExecutionProvider"])
     names = [i.name for i in session.get_inputs()]
 
     def run(*args):
         feeds = dict(zip(names, map(np.asarray, args)))
-        return [np.asarray(v) for v in session.run(None, feeds)]
+        options = onnxruntime.RunOptions()
+        timer = threading.Timer(seconds, setattr, (options, "terminate", True)) \
+            if seconds is not None else None
+        if timer is not None:
+            timer.start()
+        try:
+            return [np.asarray(v) for v in session.run(None, feeds, options)]
+        finally:
+            if timer is not None:
+                timer.cancel()
 
     return run

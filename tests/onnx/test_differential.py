@@ -66,3 +66,22 @@ def test_export_rate():
     print(f"\nONNX export: {len(exported)}/{len(corpus.CASES)} corpus functions "
           f"({rate:.0%}); refused on purpose: {sorted(corpus.REFUSED)}")
     assert rate == 1.0
+
+
+def append_rows_of_unknown_length(xs, n):
+    rows = []
+    for _ in range(n):
+        rows.append(xs)
+    return ag.stack(rows)
+
+
+@pytest.mark.xfail(strict=True, raises=ag.OpError, reason=(
+    "our runtime's bug, not the export's: a list that starts empty in a staged loop is "
+    "a (0, 0) tensor when its rows have an unknown dim, and the first append's concat "
+    "of a (1, 3) row fails (docs/limitations.md)"))
+def test_rows_of_unknown_length_appended_in_a_loop():
+    signature = (corpus.VF32, corpus.I32)
+    args = (np.ones(3, np.float32), np.int32(2))
+    expected = runners.ours(append_rows_of_unknown_length, signature)(*args)
+    model = ag.onnx.export(append_rows_of_unknown_length, *signature)
+    _same(expected, runners.runtime(model)(*args), "onnxruntime")
