@@ -72,12 +72,21 @@ class TensorList:
     def append(self, x):
         x = _element(x, self.dtype)
         stacked = self.stacked
-        if not (self.element_shape.is_fully_defined() and
-                self.element_shape.is_compatible_with(x.shape)):
-            # A no-op unless the list is empty: then its placeholder element shape
-            # becomes the element's own (0 rows reshape to any row shape).
-            stacked = reshape(stacked, concat([[-1], shape(x)], 0))
+        if self._rows_may_differ_from(x):
+            # An empty list's unknown element dims are placeholder 0s (`from_items`):
+            # its rows become the element's shape (0 rows reshape to any row shape).
+            # The row count is kept, so rows of another size are an error, never
+            # reinterpreted.
+            rows = gather(shape(stacked), 0)
+            stacked = reshape(stacked, concat([expand_dims(rows, 0), shape(x)], 0))
         return TensorList(concat([stacked, expand_dims(x, 0)], 0))
+
+    def _rows_may_differ_from(self, x):
+        known = self.element_shape
+        if not (known.is_fully_defined() and known.is_compatible_with(x.shape)):
+            return True
+        # A 0 dim may be an empty list's placeholder for a dim the element has.
+        return 0 in known.dims and list(known.dims) != list(TensorShape(x.shape).dims or ())
 
     def pop(self, i=-1):
         n = self.length()

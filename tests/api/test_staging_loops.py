@@ -7,6 +7,7 @@ Each function runs as plain Python on Python values (the oracle), then converted
 Python values, eager tensors, and placeholders run by a Session.
 """
 
+import numpy as np
 import pytest
 from autograph_py.runtime import nest
 
@@ -211,3 +212,52 @@ def test_a_name_bound_in_one_branch_and_dead_after_the_if_stages(mode, a, b):
     # `last` is unbound before the `if` and dead after it, so the staged `if` must not
     # carry it (it was rejected as "defined in only one branch ... and used after it").
     check(mode, last_seen_only_inside_the_if, a, b)
+
+
+def rows_repeated(row, n):
+    rows = []
+    for _ in range(n):
+        rows.append(row)
+    return ag.stack(rows)
+
+
+@pytest.mark.parametrize("mode", MODES + ("function",))
+def test_rows_appended_in_a_staged_loop(mode):
+    check(mode, rows_repeated, [1.0, 2.0, 3.0], 2)
+
+
+def test_rows_of_a_length_unknown_when_traced_appended_in_a_staged_loop():
+    # Repro (found by the ONNX differential test): an empty list whose element dims are
+    # unknown starts as a (0, 0) tensor, and that placeholder 0 was taken for the rows'
+    # real length, so the first append's concat of a (1, 3) row failed.
+    row, n = np.array([1.0, 2.0, 3.0], np.float32), 2
+    expected = np.stack([row] * n)
+    traced = ag.function(rows_repeated, input_signature=[
+        ag.TensorSpec([None], ag.float32), ag.TensorSpec([], ag.int32)])
+    np.testing.assert_array_equal(traced(row, np.int32(n)).numpy(), expected)
+    with ag.Graph().as_default():
+        row_in, n_in = ag.placeholder(ag.float32, [None]), ag.placeholder(ag.int32, [])
+        stacked = ag.to_graph(rows_repeated)(row_in, n_in)
+        with ag.Session() as sess:
+            np.testing.assert_array_equal(sess.run(stacked, {row_in: row, n_in: n}), expected)
+
+
+def first_row_then_others(first, other, n):
+    rows = [first]
+    i = 1
+    while i < n:
+        rows.append(other)
+        i += 1
+    return ag.stack(rows)
+
+
+def test_rows_of_another_length_are_an_error_not_reinterpreted():
+    # Python's stack refuses rows of two lengths; the staged list must too (reshaping
+    # a list of 6-element rows into 3-element rows would be a wrong answer).
+    traced = ag.function(first_row_then_others, input_signature=[
+        ag.TensorSpec([None], ag.float32), ag.TensorSpec([None], ag.float32),
+        ag.TensorSpec([], ag.int32)])
+    same = traced(np.ones(3, np.float32), np.zeros(3, np.float32), np.int32(3))
+    np.testing.assert_array_equal(same.numpy(), [[1, 1, 1], [0, 0, 0], [0, 0, 0]])
+    with pytest.raises(ag.OpError, match="reshape|concat"):
+        traced(np.ones(6, np.float32), np.zeros(3, np.float32), np.int32(2))

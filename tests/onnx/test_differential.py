@@ -75,10 +75,7 @@ def append_rows_of_unknown_length(xs, n):
     return ag.stack(rows)
 
 
-@pytest.mark.xfail(strict=True, raises=ag.OpError, reason=(
-    "our runtime's bug, not the export's: a list that starts empty in a staged loop is "
-    "a (0, 0) tensor when its rows have an unknown dim, and the first append's concat "
-    "of a (1, 3) row fails (docs/limitations.md)"))
+# Was our runtime's bug (an empty list's placeholder 0 dim kept): runtime/operators/lists.py.
 def test_rows_of_unknown_length_appended_in_a_loop():
     signature = (corpus.VF32, corpus.I32)
     args = (np.ones(3, np.float32), np.int32(2))
