@@ -11,9 +11,8 @@ Contract:
 - This module imports no onnx.
 """
 
-from autograph_py.runtime.errors import format_location
+from autograph_py.runtime.rule_table import RuleTable
 
-_RULES = {}
 _EFFECT = ("an ONNX model is a pure function of its inputs: it cannot print, assign "
            "Variables, draw random numbers or check assertions")
 REFUSED = {
@@ -31,28 +30,9 @@ class ExportError(TypeError):
     """A graph holds an op (or a use of one) that the ONNX export cannot write."""
 
 
-def register_conversion(*names):
-    def decorate(rule):
-        for name in names:
-            if name in _RULES:
-                raise ValueError(f"op {name!r} has two ONNX conversions")
-            _RULES[name] = rule
-        return rule
-
-    return decorate
-
-
-def converted_names():
-    return sorted(_RULES)
-
-
-def export_error(op, reason):
-    return ExportError(f"onnx export: op '{op.name}' ({op.type}) created at "
-                       f"{format_location(op.location)} cannot be exported: {reason}")
-
-
-def rule_for(op):
-    rule = _RULES.get(op.type)
-    if rule is None:
-        raise export_error(op, REFUSED.get(op.type, "it has no ONNX conversion"))
-    return rule
+_TABLE = RuleTable(ExportError, ("onnx export", "cannot be exported"),
+                   "ONNX conversions", "it has no ONNX conversion", REFUSED)
+register_conversion = _TABLE.register
+converted_names = _TABLE.names
+export_error = _TABLE.error
+rule_for = _TABLE.rule_for

@@ -11,9 +11,8 @@ Contract:
 - This module imports no jax; the rule modules do (`rules` imports them all).
 """
 
-from autograph_py.runtime.errors import format_location
+from autograph_py.runtime.rule_table import RuleTable
 
-_RULES = {}
 UNLOWERABLE = {
     "Placeholder": "a placeholder must be fed; it is an input of the compiled function, "
                    "never an op inside it",
@@ -31,29 +30,9 @@ class LoweringError(TypeError):
     """A graph holds an op (or a use of one) that XLA cannot compile."""
 
 
-def register_lowering(*names):
-    def decorate(rule):
-        for name in names:
-            if name in _RULES:
-                raise ValueError(f"op {name!r} has two lowerings")
-            _RULES[name] = rule
-        return rule
-
-    return decorate
-
-
-def lowered_names():
-    return sorted(_RULES)
-
-
-def lowering_error(op, reason):
-    return LoweringError(f"jit_compile: op '{op.name}' ({op.type}) created at "
-                         f"{format_location(op.location)} cannot be compiled with XLA: {reason}")
-
-
-def rule_for(op):
-    rule = _RULES.get(op.type)
-    if rule is None:
-        reason = UNLOWERABLE.get(op.type, "it has no JAX lowering")
-        raise lowering_error(op, reason)
-    return rule
+_TABLE = RuleTable(LoweringError, ("jit_compile", "cannot be compiled with XLA"),
+                   "lowerings", "it has no JAX lowering", UNLOWERABLE)
+register_lowering = _TABLE.register
+lowered_names = _TABLE.names
+lowering_error = _TABLE.error
+rule_for = _TABLE.rule_for
