@@ -3,7 +3,7 @@ function written as an ONNX model (`ag.onnx.export`, docs/export.md).
 
 Contract (docs/cli.md's `autograph graph` section holds for this command too):
 - Tracing needs the function object, so this IMPORTS FILE, as `autograph graph` does,
-  and follows its rule (cli/graph.py): the file's top-level code runs (not its
+  and follows its rule (cli/imported_function.py): the file's top-level code runs (not its
   `if __name__ == "__main__":` block), whatever it prints goes to standard error, FILE's
   directory comes first on `sys.path`; NAME is looked up the same way (a dotted path, a
   method traced on `--instance EXPR`, never on an instance the command makes); the
@@ -18,12 +18,14 @@ Contract (docs/cli.md's `autograph graph` section holds for this command too):
 
 import argparse
 import contextlib
-import os
 import sys
 
-import autograph_py.cli.graph as graph_command
+from autograph_py.cli.imported_function import (
+    add_function_arguments,
+    check_output_path,
+    load_function,
+)
 from autograph_py.cli.locate import definition, describe, format_location, user_line
-from autograph_py.cli.method import resolve_method
 from autograph_py.cli.render import Problem
 from autograph_py.cli.source import UsageError
 
@@ -49,14 +51,7 @@ def add_parser(commands):
                        "file)",
         description=DESCRIPTION, epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", metavar="FILE", help="the Python file defining the function")
-    parser.add_argument("-f", "--function", required=True, metavar="NAME",
-                        help="the function to export: 'name', or a dotted path 'obj.method'")
-    parser.add_argument("-s", "--signature", default="", metavar="SPECS",
-                        help="its tensor arguments, e.g. \"float32[None, 3], int32[]\"")
-    parser.add_argument("--instance", metavar="EXPR",
-                        help="for -f Class.method: a Python expression giving the instance "
-                             "(it runs that code)")
+    add_function_arguments(parser, "export")
     parser.add_argument("-o", "--output", required=True, metavar="MODEL",
                         help="the .onnx file to write ('-' for standard output)")
     parser.add_argument("--debug", action="store_true",
@@ -71,11 +66,7 @@ def run(args):
     specs = parse_signature(args.signature)
     _check_output(args.output)
     with contextlib.redirect_stdout(sys.stderr):
-        module = graph_command._import(args.file)
-        owner, attribute, fn = graph_command._lookup(module, args.function, args.file)
-        fn = resolve_method(owner, attribute, fn, name=args.function, path=args.file,
-                            module=module, specs_count=len(specs),
-                            instance_expr=args.instance)
+        fn = load_function(args, specs)
         model = _export(fn, specs, args)
     data = model.SerializeToString()
     if args.output == "-":
@@ -90,13 +81,8 @@ def run(args):
 
 
 def _check_output(output):
-    if output == "-":
-        return
-    if os.path.isdir(output):
-        raise UsageError(f"{output}: is a directory; name the model file, e.g. model.onnx")
-    parent = os.path.dirname(output) or "."
-    if not os.path.isdir(parent):
-        raise UsageError(f"{output}: directory {parent} does not exist")
+    if output != "-":
+        check_output_path(output, "the model file, e.g. model.onnx")
 
 
 def _export(fn, specs, args):

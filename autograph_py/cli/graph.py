@@ -22,13 +22,14 @@ Contract (docs/cli.md and docs/visualize.md are the user's version):
 
 import argparse
 import contextlib
-import difflib
-import importlib.util
-import os
 import sys
 
+from autograph_py.cli.imported_function import (
+    add_function_arguments,
+    check_output_path,
+    load_function,
+)
 from autograph_py.cli.locate import definition, describe, format_location, user_line
-from autograph_py.cli.method import resolve_method
 from autograph_py.cli.render import Problem, write_picture
 from autograph_py.cli.source import UsageError
 from autograph_py.converters.errors import ConversionError
@@ -58,16 +59,7 @@ def add_parser(commands):
         "graph", help="draw the graph of a traced function (imports, so runs, the file)",
         description=DESCRIPTION, epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("file", metavar="FILE", help="the Python file defining the function")
-    parser.add_argument("-f", "--function", required=True, metavar="NAME",
-                        help="the function to trace: 'name', or a dotted path 'obj.method'")
-    parser.add_argument("-s", "--signature", default="", metavar="SPECS",
-                        help="its tensor arguments, e.g. \"float32[None, 3], int32[]\" "
-                             "(dims: ints, None or ?; [] a scalar, [...] any rank)")
-    parser.add_argument("--instance", metavar="EXPR",
-                        help="for -f Class.method: a Python expression, evaluated in FILE's "
-                             "namespace after the import, giving the instance to trace the "
-                             "method on, e.g. \"Model(units=3)\" (it runs that code)")
+    add_function_arguments(parser, "trace")
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="write OUT.svg, OUT.png or OUT.dot (default: DOT text on "
                              "standard output)")
@@ -86,11 +78,7 @@ def run(args):
     specs = parse_signature(args.signature)
     _check_output(args.output)
     with contextlib.redirect_stdout(sys.stderr):
-        module = _import(args.file)
-        owner, attribute, fn = _lookup(module, args.function, args.file)
-        fn = resolve_method(owner, attribute, fn, name=args.function, path=args.file,
-                            module=module, specs_count=len(specs),
-                            instance_expr=args.instance)
+        fn = load_function(args, specs)
         graph = _trace(fn, specs, args)
     dot_text = graph.to_dot(collapse=args.collapse)
     if args.output is None:
@@ -104,60 +92,8 @@ def run(args):
 
 
 def _check_output(output):
-    if output is None:
-        return
-    if os.path.isdir(output):
-        raise UsageError(f"{output}: is a directory; name the picture file, e.g. graph.svg")
-    parent = os.path.dirname(output) or "."
-    if not os.path.isdir(parent):
-        raise UsageError(f"{output}: directory {parent} does not exist")
-
-
-def _import(path):
-    if not os.path.exists(path):
-        raise UsageError(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise UsageError(f"{path}: is a directory; give the Python file that defines the "
-                         "function")
-    stem = os.path.splitext(os.path.basename(path))[0]
-    # The module gets its file's name, as `import` gives it (dataclasses, pickling and
-    # converted code look modules up in sys.modules), unless that name is taken.
-    name = stem if stem.isidentifier() and stem not in sys.modules else "__autograph_graph__"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
-    try:
-        spec.loader.exec_module(module)
-    except SyntaxError as e:
-        raise Problem(f"{e.filename}:{e.lineno}:{e.offset}: {e.msg}") from e
-    except SystemExit as e:
-        raise Problem(f"{path}: the file called sys.exit({e.code!r}) while being imported; "
-                      "put its script part under if __name__ == '__main__':") from e
-    except Exception as e:
-        where = user_line(e, path) or path
-        raise Problem(f"{where}: importing {path} raised {describe(e)}") from e
-    return module
-
-
-def _lookup(module, name, path):
-    """(the object holding the last part of `name`, that part, its value)."""
-    owner, value = None, module
-    for part in name.split("."):
-        try:
-            owner, value = value, getattr(value, part)
-        except AttributeError:
-            known = sorted(k for k, v in vars(module).items() if _defined_in(v, module))
-            close = difflib.get_close_matches(name, known, n=3)
-            hint = f"; did you mean {', '.join(close)}?" if close else ""
-            raise UsageError(f"{path}: no function named {name!r}{hint}") from None
-    if not callable(value):
-        raise UsageError(f"{path}: {name} is a {type(value).__name__}, not a function")
-    return owner, part, value
-
-
-def _defined_in(value, module):
-    return callable(value) and getattr(value, "__module__", None) == module.__name__
+    if output is not None:
+        check_output_path(output, "the picture file, e.g. graph.svg")
 
 
 def _trace(fn, specs, args):
