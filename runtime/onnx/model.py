@@ -38,6 +38,7 @@ def graph_to_model(graph, inputs, outputs, input_names, output_names, name="main
                                       f"output {out_name}"))
     proto = model.helper.make_graph(main.nodes, name, input_infos, infos,
                                     initializer=model.initializers)
+    _drop_unused_nodes(proto)
     result = model.helper.make_model(
         proto, producer_name=PRODUCER,
         opset_imports=[model.helper.make_opsetid("", OPSET)])
@@ -47,6 +48,40 @@ def graph_to_model(graph, inputs, outputs, input_names, output_names, name="main
     except (onnx.checker.ValidationError, onnx.shape_inference.InferenceError) as e:
         raise _invalid(model, e) from None
     return result
+
+
+def _drop_unused_nodes(main):
+    """Remove, in the main graph and every subgraph, the nodes no graph output needs:
+    a rule writes every output of a multi-output op and the constants it might use, and
+    only the ops our outputs need are walked, not only the values. Every node is pure
+    (effects are refused), so dropping one changes nothing but the model's size. Value
+    names are unique across the model, so one set of used names serves all graphs (a
+    subgraph reads outer names)."""
+    graphs = _all_graphs(main)
+    while True:
+        used = {name for g in graphs for node in g.node for name in node.input}
+        used.update(out.name for g in graphs for out in g.output)
+        dropped = False
+        for g in graphs:
+            kept = [n for n in g.node if any(name in used for name in n.output)]
+            if len(kept) != len(g.node):
+                dropped = True
+                del g.node[:]
+                g.node.extend(kept)
+        if not dropped:
+            return
+        graphs = _all_graphs(main)  # a dropped If or Loop takes its subgraphs along
+
+
+def _all_graphs(graph):
+    found = [graph]
+    for node in graph.node:
+        for attr in node.attribute:
+            if attr.HasField("g"):
+                found.extend(_all_graphs(attr.g))
+            for sub in attr.graphs:
+                found.extend(_all_graphs(sub))
+    return found
 
 
 def _invalid(model, error):

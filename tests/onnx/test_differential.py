@@ -82,3 +82,17 @@ def test_rows_of_unknown_length_appended_in_a_loop():
     expected = runners.ours(append_rows_of_unknown_length, signature)(*args)
     model = ag.onnx.export(append_rows_of_unknown_length, *signature)
     _same(expected, runners.runtime(model)(*args), "onnxruntime")
+
+
+def test_no_node_of_an_exported_model_is_unused():
+    # A rule writes every output of a multi-output op and the constants it may use; what
+    # no output needs is dropped (runtime/onnx/model.py), in branches and bodies too.
+    from autograph_py.runtime.onnx.model import _all_graphs
+
+    for name, case in corpus.CASES.items():
+        graphs = _all_graphs(ag.onnx.export(case.fn, *case.signature).graph)
+        used = {value for g in graphs for node in g.node for value in node.input}
+        used |= {out.name for g in graphs for out in g.output}
+        unused = [node.name for g in graphs for node in g.node
+                  if not set(node.output) & used]
+        assert not unused, (name, unused)
