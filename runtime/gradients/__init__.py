@@ -11,6 +11,7 @@ Gradients of broadcasting ops are reduced back to each input's shape (`unbroadca
 
 from autograph_py.runtime.gradients import (  # noqa: F401  (importing registers the rules)
     array_grad,
+    collective_grad,
     control_flow_grad,
     function_call,
     grad_ops,

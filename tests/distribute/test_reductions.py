@@ -122,3 +122,36 @@ def test_replica_context_outside_run():
         assert ag.distribute.get_replica_context() is None  # the cross-replica context
         assert ag.distribute.in_cross_replica_context()
     assert ag.distribute.get_strategy() is not strategy
+
+
+@pytest.mark.parametrize("op", ["SUM", "MEAN"])
+def test_the_gradient_through_all_reduce_is_tensorflows(strategy, op):
+    # TensorFlow's rule: the gradient of an all-reduce is the same all-reduce of the
+    # incoming gradient. So replica r's gradient with respect to its own copy of w is the
+    # derivative of the sum of all replicas' losses (each sum(all_reduce(w * x_r) ** 2)),
+    # for an all-sum and an all-mean alike: checked by finite differences in numpy.
+    x = batch()
+    w = ag.Variable(0.5)
+
+    def fn(v):
+        context = ag.distribute.get_replica_context()
+        with ag.GradientTape() as tape:
+            loss = ag.reduce_sum(context.all_reduce(op, w * v) ** 2)
+        return tape.gradient(loss, w)
+
+    grads = strategy.run(fn, args=(distributed(strategy, x),)).stacked.numpy()
+    shards = x.reshape(R, 2, 3).astype(np.float64)
+
+    def total(ws):  # every replica's loss, from every replica's own copy of w
+        reduced = (ws[:, None, None] * shards).sum(axis=0)
+        reduced = reduced if op == "SUM" else reduced / R
+        return R * (reduced ** 2).sum()  # R replicas, one loss each, all equal
+
+    eps = 1e-4
+    expected = []
+    for r in range(R):
+        up, down = np.full(R, 0.5), np.full(R, 0.5)
+        up[r] += eps
+        down[r] -= eps
+        expected.append((total(up) - total(down)) / (2 * eps))
+    np.testing.assert_allclose(grads, expected, rtol=1e-3)
