@@ -234,5 +234,5 @@ def test_code_is_the_source_the_executor_runs():
     assert lines[:2] == ["def run(ctx, feeds):", "x, w, = feeds"]   # named after parameters
     assert "mat_mul = MatMul(x, w)" in lines                        # values after their ops
     assert "if (sum > const):" in lines                             # an If inlined
-    assert "if_1 = mat_mul" in lines                                # the branch's output
+    assert "y = mat_mul" in lines                # the branch's output, named after the user's y
     assert float(c(x, w)) == float(ag.to_graph(_scaled_matmul)(x, w))

@@ -4,9 +4,11 @@ Contract:
 - `loop_variable_names(namer, ops, skip)`: for each While among `ops`, its outputs (the
   loop variables) named after the variables the user wrote (`n`, `steps`: the names its
   body graph gives its inputs, from the converted code's symbols or while_loop's body
-  parameters), made unique by the namer (never a keyword nor a global of the generated
-  function); id(tensor) -> name, for `schedule`'s `rename`. A loop variable without a
-  user's name (`loop_var_0`) keeps its op's (`while_0`); ids in `skip` are left alone.
+  parameters), and for each If its outputs after the variables its branches set (the
+  then-graph's `output_names`), made unique by the namer (never a keyword nor a global
+  of the generated function); id(tensor) -> name, for `schedule`'s `rename`. An output
+  without a user's name (`loop_var_0`, cond's `output 0`) keeps its op's (`while_0`,
+  `if_1`); ids in `skip` are left alone.
   Run by the executor for the plan's own steps and by inlining for each subgraph.
 - `kernels(program)`: the global each kernel-calling record's kernel (or bare ufunc) is
   bound to, after its op type (`Add`, `Add_1` for a second kernel of that type).
@@ -20,7 +22,7 @@ import re
 
 import numpy as np
 from autograph_py.runtime.plan.fusion import ufunc_of
-from autograph_py.runtime.plan.passes.records import WHILES, walk
+from autograph_py.runtime.plan.passes.records import IFS, WHILES, walk
 
 _GENERIC = re.compile(r"loop_vars?_\d+")  # while_loop's names for unnamed variables
 
@@ -28,13 +30,23 @@ _GENERIC = re.compile(r"loop_vars?_\d+")  # while_loop's names for unnamed varia
 def loop_variable_names(namer, ops, skip=()):
     names = {}
     for op in ops:
-        if op.type not in WHILES:
+        if op.type in WHILES:
+            bases = [_user_name(p.op.name) for p in op.attrs["body_graph"].inputs]
+        elif op.type in IFS:
+            bases = [_branch_name(d) for d in op.attrs["then_graph"].output_names or ()]
+        else:
             continue
-        for t, placeholder in zip(op.outputs, op.attrs["body_graph"].inputs):
-            base = _user_name(placeholder.op.name)
+        for t, base in zip(op.outputs, bases):
             if base is not None and id(t) not in skip:
                 names[id(t)] = namer.fresh(base)
     return names
+
+
+def _branch_name(description):
+    """`n` for an If output control_flow.cond describes as `'n'` (the variable the
+    branches set); None for `output 0` (cond's unnamed outputs)."""
+    quoted = re.fullmatch(r"'(.+)'", description)
+    return _user_name(quoted.group(1)) if quoted else None
 
 
 def _user_name(name):

@@ -1,5 +1,5 @@
-"""Loop variables in `.code` are named after the user's variables (runtime/plan/passes/
-naming.py): unique, never a keyword nor a global of the generated function, and the
+"""Loop variables and the outputs of an If in `.code` are named after the user's
+variables (runtime/plan/passes/naming.py): unique, never a keyword nor a global of the generated function, and the
 plan still computes what the reference interpreter does."""
 
 import ast
@@ -8,9 +8,11 @@ import re
 import numpy as np
 from autograph_py.runtime.plan.passes.pipeline import OPTIONAL
 from autograph_py.runtime.recording import EAGER_CONTEXT
-from plan_corpus import _traced, build, plan_of
+from plan_corpus import _graph, _traced, build, plan_of
 from reference import interpret
 from test_plan_reference import assert_same_values
+
+import autograph_py as ag
 
 
 def _assigned(code):
@@ -53,3 +55,28 @@ def test_a_user_variable_never_takes_a_global_of_the_generated_function():
     assert "asarray" not in _assigned(code)
     assert "empty" not in _assigned(code)
     assert {"asarray_1", "empty_1"} <= _assigned(code)
+
+
+def test_the_outputs_of_an_if_are_named_after_the_variables_its_branches_set():
+    code = _check(build("collatz_function"))
+    assert not re.search(r"\bif_\d", code)
+    assert "n_2" in _assigned(code)  # the `n` the if sets, beside the loop's `n_1`
+
+
+def sign_and_size(x):
+    if ag.reduce_sum(x) > 0:
+        sign, size = 1.0, ag.reduce_sum(x)
+    else:
+        sign, size = -1.0, -ag.reduce_sum(x)
+    return sign * size
+
+
+def test_an_if_of_two_variables_and_a_cond_without_names():
+    code = _check(_traced(sign_and_size, np.float32([1.0, -3.0])))
+    assert {"sign", "size"} <= _assigned(code)
+
+    def unnamed(x):  # ag.cond's outputs have no user's name: the op's is kept
+        return ag.cond(x > 0, lambda: x * 2.0, lambda: x - 1.0)
+
+    code = _check(_graph(unnamed, np.float32(2.0)))
+    assert re.search(r"\bif_\d+ =", code), code
