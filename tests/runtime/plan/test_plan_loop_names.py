@@ -1,6 +1,6 @@
 """Loop variables and the outputs of an If in `.code` are named after the user's
-variables (runtime/plan/passes/naming.py): unique, never a keyword nor a global of the generated function, and the
-plan still computes what the reference interpreter does."""
+variables (runtime/plan/passes/naming.py): unique, never a keyword nor a global of the
+generated function, and the plan still computes what the reference interpreter does."""
 
 import ast
 import re
