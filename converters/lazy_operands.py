@@ -198,6 +198,15 @@ class LazyOperandTransformer(Transformer):
         if isinstance(stmt, (gast.If, gast.For, gast.While)):
             live = (anno.getanno(stmt, anno.Static.LIVE_VARS_IN, frozenset()) |
                     anno.getanno(stmt, anno.Static.LIVE_VARS_OUT, frozenset()))
+            # control_flow carries a name the statement's head binds (`if (v := ...)`)
+            # that its blocks read, live before and after it or not: an operator in a
+            # block that rebinds it must hand it back too (`elif v` reads the test's).
+            head = anno.getanno(stmt, anno.Static.HEAD_SCOPE, None)
+            if head is not None:
+                into_blocks = frozenset().union(*(
+                    anno.getanno(block[0], anno.Static.LIVE_VARS_IN, frozenset())
+                    for block in (stmt.body, stmt.orelse) if block))
+                live = live | (head.modified & into_blocks)
             function.enclosing = around | {str(qn) for qn in live if not qn.is_composite}
         return around
 

@@ -201,7 +201,22 @@ def filter_may_not_bind_before_the_element_reads(a):
     return v, z
 
 
+def loop_test_rebinds_what_the_if_test_bound(a, b):
+    # Fuzz seed 33242, minimized: the `:=` of the staged while's lazy operand rebinds the
+    # name the if's test bound, which the `elif` reads, so control flow carries it; the
+    # operand was left as an `ag__.and_` lambda (the name is dead after both), and the
+    # while carried the tensor of the cond branch the operand was traced in.
+    if (v1 := (a + b)):
+        w3 = 0
+        while w3 < 2 and (v1 := (a + 1)) > 3:
+            w3 += 1
+    elif v1:
+        pass
+    return a
+
+
 SCALAR_CASES = [
+    (loop_test_rebinds_what_the_if_test_bound, [(1, 2), (0, 0), (5, 1)]),
     (filter_binds_before_the_element_reads_in_a_staged_loop, [(1,), (-1,)]),
     (filter_may_not_bind_before_the_element_reads, [(1,), (-1,)]),
     (filter_and_binds_before_the_element_reads_in_a_staged_if, [(1,), (0,)]),
