@@ -15,6 +15,7 @@ run by TensorFlow in the equivalent mode (`tf_mode`, `tf_seconds`), or why not
 ("not installed", "n/a"). `tensorflow()` is the module, or None when it is not importable.
 """
 
+import argparse
 import functools
 import gc
 import importlib.util
@@ -184,3 +185,14 @@ def results_table(rows):
         lines.append(f"| {r['workload']} | {mode} | {format_value(r)} | {spread} | {ratio} | "
                      f"{reference} | {tf_mode} | {tf_median} | {versus} |")
     return "\n".join(lines)
+
+
+def run_module(measure, doc, argv=None):
+    """A benchmark module's `main`: measure, print the table, `--json PATH` writes the rows."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--json", metavar="PATH")
+    args = parser.parse_args(argv)
+    rows = measure()
+    print(results_table(rows))
+    if args.json:
+        write_json(args.json, rows)

@@ -9,7 +9,6 @@ plus the time `ag.onnx.export` itself takes for Collatz (trace + translation +
 same run. Nothing is asserted: a benchmark measures, tests check behaviour.
 """
 
-import argparse
 import os
 import sys
 
@@ -23,9 +22,8 @@ from _harness import (  # noqa: E402
     interleaved_stats,
     median_time,
     number_for,
-    results_table,
     row,
-    write_json,
+    run_module,
 )
 from seed import sum_even  # noqa: E402  (the article's function)
 from seed_comparison import collatz_steps  # noqa: E402
@@ -74,13 +72,7 @@ def measure(repeats=7):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--json", metavar="PATH")
-    args = parser.parse_args(argv)
-    rows = measure()
-    print(results_table(rows))
-    if args.json:
-        write_json(args.json, rows)
+    run_module(measure, __doc__, argv)
 
 
 if __name__ == "__main__":

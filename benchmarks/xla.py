@@ -13,7 +13,6 @@ samples; ratios are to hand-written `jax.jit`, same run. Nothing is asserted: th
 targets and a reference machine's numbers are in docs/performance.md.
 """
 
-import argparse
 import os
 import sys
 
@@ -24,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(_HERE), "examples"))
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 import numpy as np  # noqa: E402
-from _harness import interleaved_stats, number_for, results_table, row, write_json  # noqa: E402
+from _harness import interleaved_stats, number_for, row, run_module  # noqa: E402
 from jax import lax  # noqa: E402
 from seed import sum_even  # noqa: E402  (the article's function)
 from seed_comparison import collatz_steps  # noqa: E402
@@ -190,13 +189,7 @@ def measure(repeats=7):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--json", metavar="PATH")
-    args = parser.parse_args(argv)
-    rows = measure()
-    print(results_table(rows))
-    if args.json:
-        write_json(args.json, rows)
+    run_module(measure, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -10,17 +10,7 @@ import pytest
 
 import autograph_py as ag
 from tests.onnx import runners
-
-
-def collatz(n):
-    steps = 0
-    while n != 1:
-        if n % 2 == 0:
-            n = n // 2
-        else:
-            n = 3 * n + 1
-        steps += 1
-    return steps
+from tests.onnx.corpus import collatz
 
 
 def test_importing_the_package_and_reading_ag_onnx_imports_no_onnx():
