@@ -43,6 +43,10 @@ class OpDef:
     # A nested graph (branch, loop body) that reads an output re-creates the op from its
     # inputs instead of capturing the output: it runs only where the read happens.
     recreated_where_read: bool = False
+    # Each output element is a function of the inputs' elements at its (broadcast)
+    # position alone, with no error that depends on other elements' values: a loop
+    # runs it on all its iterations' values at once (runtime/plan/vectorize/).
+    elementwise: bool = False
 
 
 @dataclass(frozen=True)

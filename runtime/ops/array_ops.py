@@ -359,7 +359,7 @@ def _cast_infer(x, dtype):
     return x.shape, dtype
 
 
-register(OpDef("Cast", _cast_kernel, _cast_infer))
+register(OpDef("Cast", _cast_kernel, _cast_infer, elementwise=True))
 
 
 def cast(x, dtype, name=None):
@@ -388,7 +388,7 @@ def _where_infer(condition):
     return TensorShape([None, condition.shape.rank]), dtypes.int64
 
 
-register(OpDef("SelectV2", _select_kernel, _select_infer))
+register(OpDef("SelectV2", _select_kernel, _select_infer, elementwise=True))
 register(OpDef("Where", lambda c: np.argwhere(c).astype(np.int64), _where_infer))
 
 

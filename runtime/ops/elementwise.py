@@ -138,7 +138,8 @@ def _infer(kinds, result):
 
 
 def _register(op, fn, kinds, result, cast_inputs, arity):
-    register(OpDef(op, _kernel(fn, kinds, result, cast_inputs, arity), _infer(kinds, result)))
+    register(OpDef(op, _kernel(fn, kinds, result, cast_inputs, arity), _infer(kinds, result),
+                   elementwise=True))
 
 
 def _named(fn, name, doc):

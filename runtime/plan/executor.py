@@ -10,7 +10,9 @@ Contract:
 - `Plan.code` is the Python source of the function the plan runs (`Plan.function`), for
   reading exactly what runs; `Plan.steps` are the `Step`s it was generated from.
   `passes` names the compiler's optional passes to run (runtime/plan/passes/pipeline.py:
-  all by default; tests switch them off one by one against a reference interpreter).
+  all by default, `default_passes()`; tests switch them off one by one against a
+  reference interpreter). `Plan.vectorized` lists each loop the plan runs inline as
+  (While op, None when it runs as array operations or else why not).
 - Subgraphs (branch and loop bodies) run through `run_subgraph(ctx, graph, inputs)`,
   which caches their plan on the graph; their stateful ops always run, in program order.
   Run contexts (a Session, the eager context) take it as their `run_subgraph` method.
@@ -33,7 +35,7 @@ from functools import partial
 from autograph_py.runtime.errors import InvalidArgumentError, format_location
 from autograph_py.runtime.graph_walk import ops_reaching
 from autograph_py.runtime.plan.passes.naming import loop_variable_names
-from autograph_py.runtime.plan.passes.pipeline import OPTIONAL
+from autograph_py.runtime.plan.passes.pipeline import default_passes
 from autograph_py.runtime.plan.schedule import Namer, Step, forwarded_input, schedule
 from autograph_py.runtime.plan.source import compile_plan
 
@@ -46,8 +48,9 @@ class MissingFeedError(InvalidArgumentError):
 
 
 class Plan:
-    def __init__(self, graph, fetch_tensors, target_ops=(), feed_tensors=(), passes=OPTIONAL):
+    def __init__(self, graph, fetch_tensors, target_ops=(), feed_tensors=(), passes=None):
         self.graph = graph
+        passes = default_passes() if passes is None else passes
         fed = {id(t): t for t in feed_tensors}
         self.ops = ops = ops_reaching(fetch_tensors, target_ops, fed, control_inputs=True)
         placeholders = [op for op in ops if op.type == "Placeholder"]

@@ -185,6 +185,8 @@ class Printer:
         step, op, loop = record.step, record.op, record.loop
         loop_vars = step.outputs
         self.assign(indent, loop_vars, step.inputs[:op.attrs["num_vars"]], op)
+        for text in record.vector or ():
+            self.line(indent, text, op)
         for name, view in loop.views.items():
             self.line(indent, f"{view} = scalar_view({name})", op)
         cond, body = record.blocks

@@ -35,6 +35,7 @@ _BODY = 2  # the indentation level of the function's body (inside its `try`)
 
 def compile_plan(plan, namer, passes=OPTIONAL):
     program = annotate(plan, namer, passes)
+    plan.vectorized = [(record.op, record.vector_reason) for record in program.loops]
     writer = Printer(program)
     writer.block(program.block, _BODY)
     lines = ["def run(ctx, feeds):"]

@@ -5,6 +5,8 @@ with every decision of the passes named in `enabled` (a subset of `OPTIONAL`; al
 default) written on its records; runtime/plan/printer.py prints it. Kernel names are
 not optional: the printer needs them. The order's constraints:
 - inlining first: it makes the blocks the others walk;
+- vectorize after python_scalars (it reads and writes values as the plan holds them);
+  its lines are its own, so the later passes never see them;
 - python_scalars before anything that writes operands: how a value is held decides its
   expressions, and views decide its reads;
 - kernel names before folding: an expression calls its kernel where only it can fail;
@@ -14,6 +16,8 @@ not optional: the printer needs them. The order's constraints:
 Loop variables are named when the steps are scheduled (executor.Plan, inlining).
 """
 
+import os
+
 from autograph_py.runtime.plan.passes import (
     buffers,
     folding,
@@ -21,13 +25,22 @@ from autograph_py.runtime.plan.passes import (
     inlining,
     naming,
     python_scalars,
+    vectorize,
 )
 from autograph_py.runtime.plan.passes.records import Program
 
-OPTIONAL = frozenset({"inlining", "python_scalars", "fusion", "expressions", "folding",
-                      "buffers", "loop_names"})
-PASSES = (inlining.run, python_scalars.run, naming.kernels, fusion.run, folding.run,
-          buffers.run, naming.globals_)
+OPTIONAL = frozenset({"inlining", "python_scalars", "vectorize", "fusion", "expressions",
+                      "folding", "buffers", "loop_names"})
+PASSES = (inlining.run, python_scalars.run, vectorize.run, naming.kernels, fusion.run,
+          folding.run, buffers.run, naming.globals_)
+
+
+def default_passes():
+    """Every optional pass, less the vectorization pass when the environment variable
+    AUTOGRAPH_VECTORIZE is "0" (to compare a program's answers with it on and off)."""
+    if os.environ.get("AUTOGRAPH_VECTORIZE") == "0":
+        return OPTIONAL - {"vectorize"}
+    return OPTIONAL
 
 
 def annotate(plan, namer, enabled=OPTIONAL):

@@ -49,6 +49,8 @@ class Record:
     in_place: bool = False              # buffers: a chain fills its dying source
     attrs: dict | str | None = None     # naming: attr -> source, or one `**` global
     chain_names: dict | None = None     # naming: a chain's locals and its dtype global
+    vector: list | None = None          # vectorize: the lines running the loop as arrays
+    vector_reason: str | None = None    # vectorize: why a loop is not vectorized
 
     @property
     def op(self):
@@ -78,6 +80,8 @@ class Program:
     operands: set = field(default_factory=set)     # folding: what operators read
     namespace: dict = field(default_factory=dict)  # the generated function's globals
     uses_errstate: bool = False                    # folding, fusion: warnings off once
+    loops: list = field(default_factory=list)      # vectorize: the While records seen
+    helpers: dict = field(default_factory=dict)    # vectorize: helper -> its global
 
     def holds(self, tensor):
         """Whether a value of `tensor` is held as a Python scalar."""

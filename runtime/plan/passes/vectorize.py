@@ -1,0 +1,52 @@
+"""Pass: loops over the elements of a tensor run as array operations (vectorization).
+
+Contract: `run(program)` gives each inlined, rotated While whose iterations depend on
+each other only through the update forms of runtime/plan/vectorize/updates.py (folds,
+last-hit assignments, appends, TensorArray writes) a `vector` annotation: the lines
+(runtime/plan/vectorize/emit.py) the printer puts between the loop variables' initial
+values and the loop, which run the iterations in chunks of arrays and leave the loop
+nothing to do, or, where a chunk cannot be run exactly, the rest of the iterations to
+run one by one. Every While gets `vector_reason`: None when vectorized, else why not
+(`Plan.vectorized` lists them). A loop nested in another's body is considered alone
+when the outer one is not vectorized. Switched off, no loop is.
+"""
+
+from autograph_py.runtime.errors import format_location
+from autograph_py.runtime.plan.passes.records import walk
+from autograph_py.runtime.plan.vectorize.emit import emit
+from autograph_py.runtime.plan.vectorize.interpret import NotVectorizable, interpret
+from autograph_py.runtime.plan.vectorize.updates import forms, roles
+
+
+def run(program):
+    if "vectorize" not in program.enabled:
+        return
+    for record in walk(program.block):
+        if record.loop is not None and not _inside_vectorized(program, record):
+            try:
+                record.vector = _vectorize(program, record)
+                program.uses_errstate = True  # (the reductions' float warnings)
+            except NotVectorizable as reason:
+                record.vector_reason = str(reason)
+            program.loops.append(record)
+
+
+def _inside_vectorized(program, record):
+    return any(outer.vector and record in walk(outer.blocks[1]) for outer in program.loops)
+
+
+def _vectorize(program, record):
+    loop = record.loop
+    if loop.test is None:
+        raise NotVectorizable("its test is not one loop variable (not a rotated loop)")
+    if loop.limit is not None:
+        raise NotVectorizable("it has maximum_iterations")
+    names = record.step.outputs
+    found = roles(interpret(program, record, [None if j != loop.test else "test"
+                                              for j in range(len(names))]), record)
+    outputs = interpret(program, record, found)
+    updates = forms(outputs, found, names)
+    lines = emit(program, record, outputs, found, updates)
+    where = format_location(record.op.location)
+    return [f"# vectorized: the loop at {where} runs as array operations, a chunk of "
+            "iterations at a time;", "# the loop below runs what they leave", *lines]

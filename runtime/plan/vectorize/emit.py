@@ -1,0 +1,472 @@
+"""The lines running a loop's iterations in chunks of arrays, printed before the loop.
+
+Contract: `emit(program, record, outputs, roles, updates)` returns the lines (unindented,
+nested by four spaces) of the vectorized form of the inlined While `record`, or raises
+NotVectorizable. The lines run while the loop test holds, a chunk of iterations at a
+time; each chunk computes every value the body needs as lanes (lanes.py), finds how
+many of its iterations run (the counter's bound, and the first lane where the rest of
+the test fails: a `break`, a `return`), and then assigns every loop variable its value
+after them, all in one statement. A chunk that raises (a kernel's error, a
+`VectorFallback`) assigns nothing: the loop, printed after these lines unchanged, runs
+the remaining iterations one by one, and raises the error where they do.
+Values are held as the plan holds them (runtime/plan/python_scalars.py): a loop
+variable held as a Python scalar is read through its numpy form and assigned `.item()`.
+"""
+
+import numpy as np
+from autograph_py.runtime.plan.python_scalars import to_numpy
+from autograph_py.runtime.plan.vectorize import lanes as lane_helpers
+from autograph_py.runtime.plan.vectorize.interpret import INDEXING, NotVectorizable
+from autograph_py.runtime.plan.vectorize.updates import FOLDS
+from autograph_py.runtime.plan.vectorize.values import (
+    Affine,
+    Carried,
+    Choice,
+    Invariant,
+    Op,
+    depends_on_carried,
+    varies,
+)
+
+# The first chunk of a loop that may stop early (a `break`) is small, so a search that
+# hits at once costs little; chunks grow by GROWTH up to MAX_CHUNK lanes, the memory a
+# chunk's arrays may take.
+FIRST_CHUNK = 1024
+GROWTH = 8
+MAX_CHUNK = 1 << 20
+
+_COMPARISONS = {"Less": "<", "LessEqual": "<=", "Greater": ">", "GreaterEqual": ">="}
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def emit(program, record, outputs, roles, updates):
+    return _Emitter(program, record, outputs, roles, updates).lines()
+
+
+class _Emitter:
+    def __init__(self, program, record, outputs, roles, updates):
+        self.program, self.record = program, record
+        self.outputs, self.roles, self.updates = outputs, roles, updates
+        self.names = record.step.outputs  # the loop variables
+        self.tensors = record.op.outputs
+        self.body = []          # the chunk's lines
+        self.memo = {}          # id(value) -> (source, is_lanes)
+        self.scans = {}         # loop variable -> its lanes after each iteration
+        self.scanning = set()
+        self.next_value_of = {id(outputs[j]): j for j in updates}
+        self.trips, self.n, self.more = (self.fresh(base) for base in ("trips", "n", "more"))
+
+    # --- names --------------------------------------------------------------------
+
+    def fresh(self, base):
+        return self.program.namer.fresh(base)
+
+    def helper(self, name):
+        """The global bound to the helper `name` of lanes.py (or numpy's `where`...)."""
+        helpers = self.program.helpers
+        if name not in helpers:
+            value = lane_helpers.GLOBALS.get(name) or getattr(np, name)
+            helpers[name] = self.fresh(name)
+            self.program.namespace[helpers[name]] = value
+        return helpers[name]
+
+    def constant(self, base, value):
+        name = self.fresh(base)
+        self.program.namespace[name] = value
+        return name
+
+    def kernel(self, op):
+        kernel = op.opdef.kernel
+        name = self.program.namer.kernel(kernel, op.type)
+        self.program.namespace[name] = kernel
+        return name
+
+    def bind(self, base, source):
+        name = self.fresh(base)
+        self.body.append(f"{name} = {source}")
+        return name
+
+    def numpy_var(self, j):
+        name = self.names[j]
+        held = self.program.held.get(name)
+        return name if held is None else to_numpy(name, held)
+
+    def held_as_plan(self, j, source, python=False):
+        """`source` (a numpy value, or a Python scalar when `python`) as the plan holds
+        loop variable j."""
+        name = self.names[j]
+        if name in self.program.held:
+            return source if python else f"{source}.item()"
+        if python or self.tensors[j].shape.dims == ():
+            return f"{self.helper('asarray')}({source}, {self.dtype(self.tensors[j])})"
+        return source
+
+    def dtype(self, tensor):
+        np_dtype = tensor.dtype.np_dtype
+        key = ("dtype", np_dtype)
+        if key not in self.program.helpers:
+            self.program.helpers[key] = self.constant(f"dtype_{np_dtype.name}", np_dtype)
+        return self.program.helpers[key]
+
+    # --- lanes --------------------------------------------------------------------
+
+    def lanes(self, value):
+        """(source, is_lanes): the value in every iteration of the chunk, as an array of
+        lanes, or (is_lanes False) once, the same for all."""
+        key = id(value)
+        if key not in self.memo:
+            self.memo[key] = self._lanes(value)
+        return self.memo[key]
+
+    def as_lanes(self, value):
+        source, is_lanes = self.lanes(value)
+        if is_lanes:
+            return source
+        return self.bind("same", f"{self.helper('broadcast_lanes')}({source}, {self.trips})")
+
+    def _lanes(self, value):
+        j = self.next_value_of.get(id(value))
+        if j is not None and depends_on_carried(value):
+            return self.scan(j), True
+        if isinstance(value, Invariant):
+            return value.numpy, False
+        if isinstance(value, Affine):
+            self.check_affine(value)
+            return self.bind("counter", f"{self.helper('affine_lanes')}({value.base}, "
+                                        f"{value.step}, {self.trips}, "
+                                        f"{self.dtype(value.tensor)})"), True
+        if isinstance(value, Carried):
+            return self.before(value.index), True
+        if isinstance(value, Choice):
+            return self.choice(value)
+        return self.op(value)
+
+    def check_affine(self, value):
+        key = ("range", value.base, value.step)
+        if key in self.memo:
+            return
+        self.memo[key] = None
+        self.body.append(f"{self.helper('check_range')}({value.base}, {value.step}, {self.trips}, "
+                         f"{self.dtype(value.tensor)})")
+
+    def broadcastable(self, value, rank):
+        source, is_lanes = self.lanes(value)
+        if is_lanes and value.tensor.shape.rank < rank:
+            return f"{self.helper('expand_lanes')}({source}, {rank})", True
+        return source, is_lanes
+
+    def choice(self, value):
+        rank = value.tensor.shape.rank
+        parts = [self.broadcastable(v, rank) for v in (value.pred, value.then,
+                                                        value.otherwise)]
+        source = f"{self.helper('where')}({', '.join(s for s, _ in parts)})"
+        return self.bind(self.label(value), source), any(is_lanes for _, is_lanes in parts)
+
+    def label(self, value):
+        return getattr(getattr(value, "op", None), "name", "choice").rsplit("/", 1)[-1] \
+            .lower() + "_lanes"
+
+    def op(self, value):
+        op = value.op
+        rank = op.outputs[value.output].shape.rank
+        if rank is None:
+            raise NotVectorizable(f"{op.type} '{op.name}' has a value of unknown rank")
+        if not any(map(varies, value.inputs)):
+            return self.call(value, [self.lanes(v)[0] for v in value.inputs]), False
+        if op.type in INDEXING:
+            return self.index(value), True
+        if op.type == "ExpandDims":
+            axis = op.attrs["axis"]
+            axis = axis if axis >= 0 else axis + rank
+            source = self.lanes(value.inputs[0])[0]
+            return self.bind(self.label(value),
+                             f"{self.helper('expand_dims')}({source}, {axis + 1})"), True
+        if not op.opdef.elementwise:
+            raise NotVectorizable(f"{op.type} '{op.name}' reads values that differ "
+                                  "between iterations")
+        args = [self.broadcastable(v, rank)[0] for v in value.inputs]
+        return self.call(value, args), True
+
+    def call(self, value, args):
+        op = value.op
+        if op.opdef.needs_context:
+            args = ["ctx", *args]
+        if op.attrs:
+            args.append(f"**{self.constant(f'{self.label(value)}_attrs', op.attrs)}")
+        source = f"{self.kernel(op)}({', '.join(args)})"
+        if op.opdef.num_outputs != 1:
+            source += f"[{value.output}]"
+        return self.bind(self.label(value), source)
+
+    def index(self, value):
+        params, index = value.inputs
+        source, params_vary = self.lanes(params)
+        if params_vary:
+            raise NotVectorizable(f"'{value.op.name}' indexes a value that differs between "
+                                  "iterations")
+        if isinstance(index, Affine):
+            self.check_affine(index)
+            call = f"{self.helper('lane_rows')}({source}, {index.base}, {index.step}, {self.trips})"
+        else:
+            call = f"{self.helper('lane_take')}({source}, {self.lanes(index)[0]})"
+        return self.bind(self.label(value), call)
+
+    # --- loop variables across iterations --------------------------------------------
+
+    def scan(self, j):
+        """Loop variable j's lanes after each iteration."""
+        if j in self.scans:
+            return self.scans[j]
+        if j in self.scanning:
+            raise NotVectorizable(f"'{self.names[j]}' is read where its own update is "
+                                  "decided")
+        self.scanning.add(j)
+        update = self.updates[j]
+        mask, values, per_lane = self.mask_and_values(update)
+        init = self.numpy_var(j)
+        if update.kind == "set":
+            source = f"{self.helper('last_hit_scan')}({init}, {values}, {mask}, {self.trips})"
+        elif update.kind == "fold":
+            identity = self.constant("identity", _identity(update.fold,
+                                                           self.tensors[j].dtype.np_dtype))
+            values = self.as_lanes_source(values, per_lane)
+            source = (f"{self.helper('fold_scan')}({self.ufunc(update.fold)}, {init}, "
+                      f"{values}, {mask}, {self.trips}, {identity})")
+        else:
+            raise NotVectorizable(f"'{self.names[j]}' ({update.kind}) is read inside the "
+                                  "loop")
+        self.scanning.discard(j)
+        self.scans[j] = self.bind(f"{self.names[j]}_after", source)
+        return self.scans[j]
+
+    def before(self, j):
+        after = self.scan(j)
+        init = self.numpy_var(j)
+        return self.bind(f"{self.names[j]}_before",
+                         f"{self.helper('concatenate')}(({self.helper('asarray')}({init}, "
+                         f"{after}.dtype)[None], {after}[:-1]))")
+
+    def as_lanes_source(self, source, per_lane):
+        if per_lane:
+            return source
+        return self.bind("same", f"{self.helper('broadcast_lanes')}({source}, {self.trips})")
+
+    def ufunc(self, fold):
+        return self.constant(FOLDS[fold].__name__, FOLDS[fold])
+
+    def condition(self, conds):
+        """The lanes where all `conds` ((pred, polarity) pairs) hold, or None."""
+        mask = None
+        for pred, polarity in conds:
+            source = self.as_lanes(pred)
+            if not polarity:
+                source = self.bind("unless", f"~{source}")
+            mask = source if mask is None else self.bind("both", f"{mask} & {source}")
+        return mask
+
+    def mask_and_values(self, update):
+        """(mask source or "None", values source, values per lane) of an update's
+        changing cases; `values` picks each lane's case."""
+        key = ("cases", id(update))
+        if key in self.memo:
+            return self.memo[key]
+        masks = [self.condition(conds) for conds, _ in update.cases]
+        payloads = [payload for _, payload in update.cases]
+        values = [self.lanes(p) if update.kind in ("fold", "set", "append") else None
+                  for p in payloads]
+        if update.kind in ("fold", "set", "append"):
+            self.check_shape(update, payloads)
+        mask = "None"
+        if update.keeps:
+            present = [m for m in masks if m is not None]
+            mask = present[0] if len(present) == 1 and len(masks) == 1 else \
+                self.bind("changes", " | ".join(present)) if present else "None"
+        if values[0] is None:
+            result = (mask, None, True)
+        elif len(values) == 1:
+            result = (mask, values[0][0], values[0][1])
+        else:  # each lane takes its case's value
+            rank = self.tensors[update.index].shape.rank if update.kind != "append" else \
+                payloads[0].tensor.shape.rank
+            chosen = self.as_lanes(payloads[-1])
+            for m, p in zip(reversed(masks[:-1]), reversed(payloads[:-1])):
+                chosen = self.bind("case", f"{self.helper('where')}("
+                                           f"{self.helper('expand_lanes')}({m}, {rank}), "
+                                           f"{self.broadcastable(p, rank)[0]}, {chosen})")
+            result = (mask, chosen, True)
+        self.memo[key] = result
+        return result
+
+    def check_shape(self, update, payloads):
+        var = self.tensors[update.index]
+        for p in payloads:
+            shape = p.tensor.shape
+            if shape.rank is None or None in shape.dims:
+                raise NotVectorizable(f"'{self.names[update.index]}' takes values of unknown "
+                                      "shape")
+            if update.kind != "append" and not var.shape.is_compatible_with(shape):
+                raise NotVectorizable(f"'{self.names[update.index]}' takes values of shape "
+                                      f"{shape}, not its own {var.shape}")
+
+    # --- the chunk ----------------------------------------------------------------
+
+    def lines(self):
+        test = self.record.loop.test
+        bound, extra = self.bound()
+        kind, affine, limit = bound
+        limit_source = limit.python if limit.python is not None else f"int({limit.numpy})"
+        chunk, total = self.fresh("chunk"), self.fresh("total")
+        self.body += [
+            f"{total} = {self.helper('bound_trips')}({kind!r}, {affine.base}, "
+            f"{affine.step}, {limit_source})",
+            f"{self.trips} = min({total}, {chunk})",
+        ]
+        self.check_affine(affine)
+        if extra:
+            go = self.as_lanes(extra[0])
+            for value in extra[1:]:
+                go = self.bind("go", f"{go} & {self.as_lanes(value)}")
+            self.body += [f"{self.n} = {self.helper('until_false')}({go}, {self.trips})",
+                          f"{self.more} = {self.n} == {self.trips} < {total} and "
+                          f"bool({go}[{self.n} - 1])"]
+        else:
+            self.body += [f"{self.n} = {self.trips}", f"{self.more} = {self.trips} < {total}"]
+        targets, sources = [], []
+        for j in range(len(self.names)):
+            role = self.roles[j]
+            if role == "same":
+                continue
+            targets.append(self.names[j])
+            if role == "test":
+                sources.append(self.held_as_plan(j, self.more, python=True))
+            elif role is not None:
+                sources.append(self.held_as_plan(
+                    j, f"{self.helper('advance')}({self.names[j]}, {role[1]}, {self.n}, "
+                       f"{self.dtype(self.tensors[j])})", python=True))
+            else:
+                sources.append(self.final(j))
+        self.body.append(f"{', '.join(targets)} = {', '.join(sources)}")
+        self.body.append(f"{chunk} = min({chunk} * {GROWTH}, {MAX_CHUNK})")
+        error = self.fresh("error")
+        loop_test = self.names[test]
+        first = FIRST_CHUNK if extra else MAX_CHUNK
+        return [f"if {loop_test}:",
+                "    try:",
+                f"        {chunk} = {first}",
+                f"        while {loop_test}:",
+                *(f"            {line}" for line in self.body),
+                f"    except Exception as {error}:",
+                f"        {self.helper('vector_fallback')}({error})"]
+
+    def bound(self):
+        """((kind, counter, limit), other conjuncts) of the loop test: the comparison of
+        a counter that stops the loop, and the rest (a `break` flag)."""
+        conjuncts = _conjuncts(self.outputs[self.record.loop.test])
+        for i, value in enumerate(conjuncts):
+            found = _counter_bound(value)
+            if found is not None:
+                return found, conjuncts[:i] + conjuncts[i + 1:]
+        raise NotVectorizable("its test compares no counter with a bound")
+
+    def final(self, j):
+        """Loop variable j's value after the chunk's first n iterations."""
+        update = self.updates[j]
+        init = self.numpy_var(j)
+        if update.kind == "written":
+            return self.written_after_write(update)
+        mask, values, per_lane = self.mask_and_values(update)
+        if update.kind == "fold":
+            in_order = self.tensors[j].dtype.np_dtype.kind in "fc"
+            values = self.as_lanes_source(values, per_lane)
+            source = (f"{self.helper('fold')}({self.ufunc(update.fold)}, {init}, {values}, "
+                      f"{mask}, {self.n}, {in_order})")
+        elif update.kind == "set":
+            source = (f"{self.helper('last_hit')}({init}, {values}, {mask}, {self.n}, "
+                      f"{per_lane})")
+        elif update.kind == "append":
+            values = self.as_lanes_source(values, per_lane)
+            concat = self.kernel(self.append_op(update))
+            source = f"{self.helper('append_rows')}({concat}, {init}, {values}, {mask}, {self.n})"
+        else:  # write
+            source = self.write(update)
+            return self.held_as_plan(j, f"{source}[0]")
+        return self.held_as_plan(j, self.bind(f"{self.names[j]}_final", source))
+
+    def append_op(self, update):
+        return _concat_of(self.outputs[update.index])
+
+    def write(self, update):
+        scatters = [payload[0] for _, payload in update.cases]
+        if any(s.op.attrs != scatters[0].op.attrs for s in scatters):
+            raise NotVectorizable(f"TensorArray '{self.names[update.index]}' is written with "
+                                  "different settings")
+        masks = [self.condition(conds) for conds, _ in update.cases]
+        present = [m for m in masks if m is not None]
+        mask = "None" if not update.keeps or not present else \
+            present[0] if len(present) == 1 else self.bind("changes", " | ".join(present))
+        indices = [payload[1] for _, payload in update.cases]
+        rows = [payload[2] for _, payload in update.cases]
+        if len(update.cases) > 1:
+            raise NotVectorizable(f"TensorArray '{self.names[update.index]}' is written in "
+                                  "several places")
+        index_lanes, row_lanes = self.as_lanes(indices[0]), self.as_lanes(rows[0])
+        attrs = self.constant("scatter_attrs", scatters[0].op.attrs)
+        buffer, written = self.numpy_var(update.index), self.numpy_var(update.partner)
+        source = (f"{self.helper('scatter_rows')}({self.kernel(scatters[0].op)}, {buffer}, "
+                  f"{written}, {index_lanes}, {row_lanes}, {mask}, {self.n}, {attrs})")
+        self.memo[("write", update.index)] = name = self.bind("scatter", source)
+        return name
+
+    def written_after_write(self, update):
+        name = self.memo.get(("write", update.partner))
+        if name is None:
+            name = self.write(self.updates[update.partner])
+        return f"{name}[1]"
+
+
+def _concat_of(value):
+    """The ConcatV2 op of an append update's value (inside the choices of its ifs)."""
+    if isinstance(value, Choice):
+        return _concat_of(value.then) or _concat_of(value.otherwise)
+    if isinstance(value, Op) and value.op.type == "ConcatV2":
+        return value.op
+    return None
+
+
+def _conjuncts(value):
+    if isinstance(value, Op) and value.op.type == "LogicalAnd":
+        return _conjuncts(value.inputs[0]) + _conjuncts(value.inputs[1])
+    return [value]
+
+
+def _counter_bound(value):
+    """(kind, counter, limit) when `value` compares an Affine with an invariant integer in
+    the direction its step moves (so it fails after finitely many iterations)."""
+    if not isinstance(value, Op) or value.op.type not in _COMPARISONS:
+        return None
+    kind = _COMPARISONS[value.op.type]
+    a, b = value.inputs
+    if isinstance(b, Affine) and isinstance(a, Invariant):
+        a, b, kind = b, a, _MIRRORED[kind]
+    if not (isinstance(a, Affine) and isinstance(b, Invariant) and b.tensor.shape.dims == ()):
+        return None
+    if (kind in ("<", "<=")) != (a.step > 0):
+        return None
+    return kind, a, b
+
+
+def _identity(fold, np_dtype):
+    """The value that leaves `v ⊕ x` unchanged for every v, bit for bit (masked lanes)."""
+    kind = np_dtype.kind
+    if fold == "Add":
+        return np.asarray(-0.0 if kind in "fc" else 0, np_dtype)
+    if fold == "Sub":
+        return np.asarray(0, np_dtype)
+    if fold == "Mul":
+        return np.asarray(1, np_dtype)
+    if fold in ("LogicalAnd", "LogicalOr"):
+        return np.asarray(fold == "LogicalAnd")
+    extreme = np.inf if kind == "f" else np.iinfo(np_dtype).max if kind in "iu" else True
+    if fold == "Maximum":
+        extreme = -extreme if kind == "f" else np.iinfo(np_dtype).min if kind in "iu" else False
+    return np.asarray(extreme, np_dtype)

@@ -1,0 +1,151 @@
+"""A loop body's records read as values across iterations (values.py).
+
+Contract: `interpret(program, record, roles)` walks the body block of the inlined While
+`record` in program order (names are the generated function's, so a loop variable the
+body rebinds in place is read as the generated code reads it) and returns the value of
+each body output, one per loop variable. `roles` says what each loop variable is as an
+iteration starts: `("counter", step)` an `Affine` from its current value, `"same"` an
+`Invariant` (the body never changes it), `"test"` True (the rotated loop runs the body
+only while it holds), None a `Carried`. Anything the vectorized form cannot run raises
+`NotVectorizable` with the reason: a stateful op, a nested loop, an op of another kind
+reading values that differ between iterations.
+"""
+
+from autograph_py.runtime.plan.passes.records import IFS, WHILES
+from autograph_py.runtime.plan.python_scalars import literal, to_numpy
+from autograph_py.runtime.plan.vectorize.values import (
+    Affine,
+    Carried,
+    Choice,
+    Invariant,
+    Op,
+    depends_on_carried,
+    varies,
+)
+
+INDEXING = frozenset({"GatherV2", "StridedSlice"})
+# Ops read across iterations in the update forms (updates.py), never computed as lanes.
+UPDATES = frozenset({"ConcatV2", "TensorArrayScatter"})
+
+
+class NotVectorizable(Exception):
+    """Why a loop is left as it is."""
+
+
+def interpret(program, record, roles):
+    step, attrs = record.step, record.op.attrs
+    num_vars = attrs["num_vars"]
+    body_graph = attrs["body_graph"]
+    captured = step.inputs[num_vars:]
+    env = {}
+    for j, (name, t) in enumerate(zip(step.outputs, body_graph.inputs)):
+        role = roles[j]
+        if role == "test":
+            env[name] = Invariant("True", "True", t)
+        elif role == "same":
+            env[name] = outer(program, name, t)
+        elif role is not None:
+            env[name] = Affine(python_source(program, name, t), role[1], t)
+        else:
+            env[name] = Carried(j, t)
+    for i, t in zip(attrs["body_indices"], body_graph.inputs[num_vars:]):
+        env[captured[i]] = outer(program, captured[i], t)
+    body = record.blocks[1]
+    _block(program, body, env)
+    return [env[name] for name in body.outputs]
+
+
+def outer(program, name, tensor):
+    """A value made outside the loop, as the body reads it."""
+    if name in program.constants:
+        numpy = program.numpy_constants.get(name, name)
+        python = literal(program.constants[name]) if name in program.held else None
+        return Invariant(numpy, python, tensor)
+    if name in program.held:
+        return Invariant(to_numpy(name, program.held[name]), name, tensor)
+    return Invariant(name, None, tensor)
+
+
+def python_source(program, name, tensor):
+    """The source of a rank-0 integer loop variable as a Python int."""
+    return name if name in program.held else f"int({name})"
+
+
+def _block(program, block, env):
+    for record in block.records:
+        op, step = record.op, record.step
+        if op.type == "Const":
+            env[step.outputs[0]] = outer(program, step.outputs[0], op.outputs[0])
+        elif op.type in WHILES:
+            raise NotVectorizable("it has a loop inside")
+        elif op.opdef.stateful or op.type == "StatefulIf":
+            raise NotVectorizable(f"it runs {op.type} '{op.name}', an op with effects, in "
+                                  "each iteration")
+        elif op.type in IFS and record.blocks:
+            _if(program, record, env)
+        else:
+            inputs = tuple(env[name] for name in step.inputs)
+            for i, name in enumerate(step.outputs):
+                env[name] = _value(op, inputs, i)
+
+
+def _if(program, record, env):
+    step = record.step
+    pred = env[step.inputs[0]]
+    branches = []
+    for block in record.blocks:
+        inner = dict(env)
+        _block(program, block, inner)
+        branches.append([inner[name] for name in block.outputs])
+    for name, t, then, otherwise in zip(step.outputs, record.op.outputs, *branches):
+        env[name] = then if then is otherwise else Choice(pred, then, otherwise, t)
+
+
+def _value(op, inputs, output):
+    t = op.type
+    if t == "Identity":
+        return inputs[0]
+    affine = _affine(op, inputs)
+    if affine is not None:
+        return affine
+    if not any(isinstance(v, (Affine, Op, Carried, Choice)) and varies(v) for v in inputs):
+        return Op(op, inputs, output)  # the same in every iteration
+    if t in INDEXING and not _plain_index(op):
+        raise NotVectorizable(f"{t} '{op.name}' indexes otherwise than one element of the "
+                              "first axis")
+    if op.opdef.elementwise or t in INDEXING | UPDATES or t == "ExpandDims":
+        return Op(op, inputs, output)
+    varying = "a loop variable" if any(map(depends_on_carried, inputs)) else \
+        "values that differ between iterations"
+    raise NotVectorizable(f"{t} '{op.name}' reads {varying}")
+
+
+def _plain_index(op):
+    """Whether the op reads `x[i]` for a scalar `i` (one element of the first axis)."""
+    if op.type == "GatherV2":
+        return op.attrs.get("axis", 0) == 0 and not op.attrs.get("batch_dims", 0) and \
+            op.inputs[1].shape.dims == ()
+    return op.attrs.get("spec") == (("dyn", 0),) and len(op.inputs) == 2
+
+
+def _affine(op, inputs):
+    """`counter + c`, `c + counter`, `counter - c`, `c - counter` and `counter * 3` (a
+    constant) as an Affine; else None."""
+    if op.type not in ("Add", "Sub", "Mul") or len(inputs) != 2:
+        return None
+    a, b = inputs
+    if isinstance(b, Affine) and isinstance(a, Invariant) and op.type != "Sub":
+        a, b = b, a
+    t = op.outputs[0]
+    if isinstance(a, Affine) and isinstance(b, Invariant) and b.python is not None:
+        if op.type == "Add":
+            return Affine(f"({a.base} + {b.python})", a.step, t)
+        if op.type == "Sub":
+            return Affine(f"({a.base} - {b.python})", a.step, t)
+        if b.python.lstrip("-").isdigit() and int(b.python):
+            c = int(b.python)
+            return Affine(f"({a.base} * {c})", a.step * c, t)
+    if op.type == "Sub" and isinstance(a, Invariant) and isinstance(b, Affine) and \
+            a.python is not None:
+        return Affine(f"({a.python} - {b.base})", -b.step, t)
+    return None

@@ -1,0 +1,189 @@
+"""The helpers a vectorized loop's generated lines call (emit.py writes the calls).
+
+Contract: a chunk of a loop's iterations is run as arrays of `trips` lanes (lane k is
+iteration k of the chunk). Every helper is exact: it gives the loop variables the values
+the iterations, run one by one, would give them, or raises `VectorFallback` when it
+cannot (an index out of range, an integer leaving its dtype), and the loop runs the rest
+of its iterations one by one from the state the chunk started in. Nothing here changes
+its inputs.
+- `bound_trips(kind, base, step, limit)`: the iterations left before a counter test
+  `base + step * k <kind> limit` fails, counting the one where it fails (the rotated
+  loop runs that one: its test is computed at the end of the body).
+- `check_range(base, step, trips, dtype)`: that `base + step * k` stays in `dtype` for
+  every lane (the one-by-one loop would wrap it around).
+- `lane_rows(x, base, step, trips)`: `x[base + step * k]` for every lane, as a slice.
+- `lane_take(x, indices)`: `x[indices[k]]` for every lane (GatherV2's rule: in range).
+- `affine_lanes(base, step, trips, dtype)`: the lanes of a counter as an array.
+- `expand_lanes(lanes, rank)`: lanes whose element has fewer dims than `rank`, reshaped
+  to broadcast as one element would (numpy aligns the trailing dims).
+- `until_false(go, trips)`: how many lanes run when lane k's loop test is `go[k]`: up to
+  and including the first False.
+- `fold(ufunc, init, values, mask, n, in_order)`: `init ⊕ v0 ⊕ v1 ...` over the first
+  `n` lanes where `mask` holds (None: all), `in_order` one lane after the other
+  (floats: `accumulate`, the sequential rounding), else by `reduce` (integers and bools,
+  where the wraparound makes any order give the same bits). No lane: `init` itself.
+- `fold_scan(ufunc, init, values, mask, trips, identity)`: each lane's value after it.
+- `last_hit(init, values, mask, n, per_lane)`: the value of the last of the first `n`
+  lanes where `mask` holds (`values[k]`, or `values` itself when not `per_lane`), or
+  `init` when none does.
+- `append_rows(concat, init, rows, mask, n)`: `init` with the selected rows appended by
+  the op's own kernel, or `init` itself when none is.
+- `scatter_rows(scatter, buffer, written, indices, rows, mask, n, attrs)`: a TensorArray
+  after the selected writes, by its scatter kernel (one call: every index differs, or
+  the kernel refuses and the iterations run one by one), or as it was.
+- `last_hit_scan(init, values, mask, trips)`: each lane's value after it.
+- `advance(counter, step, n, dtype)`: the counter after `n` iterations, as a Python int.
+- `broadcast_lanes(value, trips)`: an invariant as lanes.
+- `vector_fallback(error)`: records why a chunk fell back (`FALLBACKS`, for tests).
+"""
+
+import numpy as np
+
+FALLBACKS = []  # (error) of each chunk that fell back, the last 100
+
+
+class VectorFallback(Exception):
+    """A chunk cannot be run as arrays exactly: the loop runs its iterations one by one."""
+
+
+def _ceil_div(a, b):
+    return -(-a // b)
+
+
+def bound_trips(kind, base, step, limit):
+    if kind == "<":
+        first = _ceil_div(limit - base, step)
+    elif kind == "<=":
+        first = (limit - base) // step + 1
+    elif kind == ">":
+        first = _ceil_div(base - limit, -step)
+    else:  # ">="
+        first = (base - limit) // -step + 1
+    return max(0, first) + 1
+
+
+def check_range(base, step, trips, dtype):
+    info = np.iinfo(dtype)
+    last = base + step * (trips - 1)
+    if not (info.min <= base <= info.max and info.min <= last <= info.max):
+        raise VectorFallback(f"an index leaves {np.dtype(dtype).name}")
+
+
+def lane_rows(x, base, step, trips):
+    size = x.shape[0] if x.ndim else 0
+    last = base + step * (trips - 1)
+    if not (0 <= base < size and 0 <= last < size):
+        raise VectorFallback(f"an index in [{min(base, last)}, {max(base, last)}] is out of "
+                             f"range for {size} rows")
+    stop = last + (1 if step > 0 else -1)
+    return x[base:stop if stop >= 0 else None:step]
+
+
+def lane_take(x, indices):
+    size = x.shape[0] if x.ndim else 0
+    if indices.size and (indices.min() < 0 or indices.max() >= size):
+        raise VectorFallback(f"an index is out of range for {size} rows")
+    return x[indices]
+
+
+def affine_lanes(base, step, trips, dtype):
+    check_range(base, step, trips, dtype)
+    return np.arange(base, base + step * trips, step, dtype=dtype)[:trips]
+
+
+def expand_lanes(lanes, rank):
+    missing = rank - (lanes.ndim - 1)
+    return lanes.reshape(lanes.shape[:1] + (1,) * missing + lanes.shape[1:])
+
+
+def until_false(go, trips):
+    stops = np.flatnonzero(~np.asarray(go, bool)[:trips])
+    return int(stops[0]) + 1 if stops.size else trips
+
+
+def _selected(values, mask, n):
+    values = values[:n]
+    return values if mask is None else values[mask[:n]]
+
+
+def fold(ufunc, init, values, mask, n, in_order):
+    values = _selected(values, mask, n)
+    if not len(values):
+        return init
+    start = np.asarray(init, values.dtype)
+    if in_order:
+        return ufunc.accumulate(np.concatenate((start[None], values)), axis=0,
+                                dtype=values.dtype)[-1]
+    return ufunc(start, ufunc.reduce(values, axis=0, dtype=values.dtype))[()]
+
+
+def fold_scan(ufunc, init, values, mask, trips, identity):
+    values = values[:trips]
+    if mask is not None:
+        values = np.where(expand_lanes(mask[:trips], values.ndim - 1), values,
+                          np.asarray(identity, values.dtype))
+    start = np.asarray(init, values.dtype)
+    return ufunc.accumulate(np.concatenate((start[None], values)), axis=0,
+                            dtype=values.dtype)[1:]
+
+
+def last_hit(init, values, mask, n, per_lane):
+    if mask is None:
+        last = n - 1
+    else:
+        hits = np.flatnonzero(mask[:n])
+        last = int(hits[-1]) if hits.size else -1
+    if last < 0:
+        return init
+    return values[last] if per_lane else values
+
+
+def append_rows(concat, init, rows, mask, n):
+    rows = _selected(rows, mask, n)
+    return concat(init, rows, axis=0) if len(rows) else init
+
+
+def scatter_rows(scatter, buffer, written, indices, rows, mask, n, attrs):
+    indices, rows = _selected(indices, mask, n), _selected(rows, mask, n)
+    if not len(rows):
+        return buffer, written
+    return scatter(buffer, written, indices, rows, **attrs)
+
+
+def last_hit_scan(init, values, mask, trips):
+    values = np.asarray(values)
+    start = np.asarray(init, values.dtype)
+    if mask is None:
+        return np.broadcast_to(values, (trips, *start.shape)) if values.ndim == start.ndim \
+            else values[:trips]
+    if values.ndim == start.ndim:  # the same value in every lane (`flag = True`)
+        hit = np.logical_or.accumulate(mask[:trips])
+        return np.where(expand_lanes(hit, start.ndim), values, start)
+    last = np.where(mask[:trips], np.arange(trips), -1)
+    np.maximum.accumulate(last, out=last)
+    picked = values[np.maximum(last, 0)]
+    return np.where(expand_lanes(last >= 0, start.ndim), picked, start)
+
+
+def advance(counter, step, n, dtype):
+    value = int(counter) + step * n
+    info = np.iinfo(dtype)
+    if not info.min <= value <= info.max:
+        raise VectorFallback(f"the loop counter leaves {np.dtype(dtype).name}")
+    return value
+
+
+def broadcast_lanes(value, trips):
+    value = np.asarray(value)
+    return np.broadcast_to(value, (trips, *value.shape))
+
+
+def vector_fallback(error):
+    del FALLBACKS[:-99]
+    FALLBACKS.append(error)
+
+
+GLOBALS = {f.__name__: f for f in (bound_trips, check_range, lane_rows, lane_take,
+                                   affine_lanes, expand_lanes, until_false, fold, fold_scan,
+                                   last_hit, last_hit_scan, append_rows, scatter_rows,
+                                   advance, broadcast_lanes, vector_fallback)}

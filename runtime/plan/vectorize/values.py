@@ -1,0 +1,89 @@
+"""What a value of a loop body is across the iterations of one chunk.
+
+Contract: the interpreter (interpret.py) gives each value of a loop body one of these:
+- `Invariant`: the same in every iteration (an outer value, a constant, an op of those);
+  `numpy` is its source as numpy holds it (kernels read it), `python` its source as a
+  Python int or bool where the plan holds it so (else None).
+- `Affine`: an integer `base + step * k` in iteration k of the chunk (a loop counter and
+  the indices made from it); `base` is the source of a Python int, `step` an int.
+- `Op`: an op applied to other values (`inputs`), `output` its output index. Element-wise
+  ops on lanes, and anything reading a loop variable.
+- `Carried`: loop variable `index` as an iteration starts.
+- `Choice`: an If's output: `then` where `pred` holds, else `otherwise`.
+`varies(value)` tells whether a value may differ between iterations;
+`depends_on_carried(value)` tells whether a value reads a loop variable (then it cannot
+be computed for all iterations at once unless an update form says how, updates.py).
+"""
+
+from dataclasses import dataclass
+
+
+@dataclass(eq=False)
+class Invariant:
+    numpy: str
+    python: str | None
+    tensor: object   # the graph tensor, for its dtype and shape
+
+
+@dataclass(eq=False)
+class Affine:
+    base: str
+    step: int
+    tensor: object
+
+
+@dataclass(eq=False)
+class Op:
+    op: object          # the Operation
+    inputs: tuple
+    output: int = 0
+
+    @property
+    def tensor(self):
+        return self.op.outputs[self.output]
+
+
+@dataclass(eq=False)
+class Carried:
+    index: int
+    tensor: object
+
+
+@dataclass(eq=False)
+class Choice:
+    pred: object
+    then: object
+    otherwise: object
+    tensor: object
+
+
+def varies(value, _memo=None):
+    """Whether a value may differ between iterations."""
+    memo = {} if _memo is None else _memo
+    key = id(value)
+    if key not in memo:
+        if isinstance(value, (Affine, Carried)):
+            memo[key] = True
+        elif isinstance(value, Op):
+            memo[key] = any(varies(v, memo) for v in value.inputs)
+        elif isinstance(value, Choice):
+            memo[key] = any(varies(v, memo) for v in (value.pred, value.then, value.otherwise))
+        else:
+            memo[key] = False
+    return memo[key]
+
+
+def depends_on_carried(value, _memo=None):
+    memo = {} if _memo is None else _memo
+    key = id(value)
+    if key not in memo:
+        if isinstance(value, Carried):
+            memo[key] = True
+        elif isinstance(value, Op):
+            memo[key] = any(depends_on_carried(v, memo) for v in value.inputs)
+        elif isinstance(value, Choice):
+            memo[key] = any(depends_on_carried(v, memo)
+                            for v in (value.pred, value.then, value.otherwise))
+        else:
+            memo[key] = False
+    return memo[key]
