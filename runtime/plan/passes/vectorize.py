@@ -7,7 +7,8 @@ last-hit assignments, appends, TensorArray writes) a `vector` annotation: the li
 values and the loop, which run the iterations in chunks of arrays and leave the loop
 nothing to do, or, where a chunk cannot be run exactly, the rest of the iterations to
 run one by one. Every While gets `vector_reason`: None when vectorized, else why not
-(`Plan.vectorized` lists them). A loop nested in another's body is considered alone
+(`Plan.vectorized` lists them; a bug of the pass itself leaves the loop as it is, its
+reason starting with INTERNAL_ERROR). A loop nested in another's body is considered alone
 when the outer one is not vectorized. Switched off, no loop is.
 """
 
@@ -16,6 +17,8 @@ from autograph_py.runtime.plan.passes.records import walk
 from autograph_py.runtime.plan.vectorize.emit import emit
 from autograph_py.runtime.plan.vectorize.interpret import NotVectorizable, interpret
 from autograph_py.runtime.plan.vectorize.updates import forms, roles
+
+INTERNAL_ERROR = "the vectorizer failed"  # (tests look for it: it is a bug)
 
 
 def run(program):
@@ -28,6 +31,8 @@ def run(program):
                 program.uses_errstate = True  # (the reductions' float warnings)
             except NotVectorizable as reason:
                 record.vector_reason = str(reason)
+            except Exception as error:  # a bug here must cost speed, never the program
+                record.vector_reason = f"{INTERNAL_ERROR}: {error!r}"
             program.loops.append(record)
 
 

@@ -23,6 +23,7 @@ from autograph_py.runtime.plan.vectorize.values import (
     Carried,
     Choice,
     Invariant,
+    Negated,
     Op,
     depends_on_carried,
     varies,
@@ -50,6 +51,7 @@ class _Emitter:
         self.names = record.step.outputs  # the loop variables
         self.tensors = record.op.outputs
         self.body = []          # the chunk's lines
+        self.temporaries = []   # the names they bind, deleted after each chunk
         self.memo = {}          # id(value) -> (source, is_lanes)
         self.scans = {}         # loop variable -> its lanes after each iteration
         self.scanning = set()
@@ -84,6 +86,7 @@ class _Emitter:
     def bind(self, base, source):
         name = self.fresh(base)
         self.body.append(f"{name} = {source}")
+        self.temporaries.append(name)
         return name
 
     def numpy_var(self, j):
@@ -139,6 +142,9 @@ class _Emitter:
             return self.before(value.index), True
         if isinstance(value, Choice):
             return self.choice(value)
+        if isinstance(value, Negated):
+            source, is_lanes = self.lanes(value.value)
+            return self.bind("negated", f"{self.helper('negative')}({source})"), is_lanes
         return self.op(value)
 
     def check_affine(self, value):
@@ -199,11 +205,15 @@ class _Emitter:
         return self.bind(self.label(value), source)
 
     def index(self, value):
-        params, index = value.inputs
+        params = value.inputs[0]
         source, params_vary = self.lanes(params)
-        if params_vary:
-            raise NotVectorizable(f"'{value.op.name}' indexes a value that differs between "
-                                  "iterations")
+        if params_vary:  # within each element: the lanes' axis first, whole
+            spec = (("slice", None, None, None), *value.op.attrs["spec"])
+            args = [source, *(self.lanes(v)[0] for v in value.inputs[1:])]
+            attrs = self.constant(f"{self.label(value)}_attrs", {"spec": spec})
+            return self.bind(self.label(value),
+                             f"{self.kernel(value.op)}({', '.join(args)}, **{attrs})")
+        index = value.inputs[1]
         if isinstance(index, Affine):
             self.check_affine(index)
             call = f"{self.helper('lane_rows')}({source}, {index.base}, {index.step}, {self.trips})"
@@ -347,6 +357,9 @@ class _Emitter:
                 sources.append(self.final(j))
         self.body.append(f"{', '.join(targets)} = {', '.join(sources)}")
         self.body.append(f"{chunk} = min({chunk} * {GROWTH}, {MAX_CHUNK})")
+        # (a chunk's arrays are freed as soon as it is done)
+        dead = [*self.temporaries, self.trips, self.n, self.more, total]
+        self.body.append(f"del {', '.join(dead)}")
         error = self.fresh("error")
         loop_test = self.names[test]
         first = FIRST_CHUNK if extra else MAX_CHUNK

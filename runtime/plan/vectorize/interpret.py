@@ -19,6 +19,7 @@ from autograph_py.runtime.plan.vectorize.values import (
     Choice,
     Invariant,
     Op,
+    constant_int,
     depends_on_carried,
     varies,
 )
@@ -110,9 +111,9 @@ def _value(op, inputs, output):
         return affine
     if not any(isinstance(v, (Affine, Op, Carried, Choice)) and varies(v) for v in inputs):
         return Op(op, inputs, output)  # the same in every iteration
-    if t in INDEXING and not _plain_index(op):
+    if t in INDEXING and not (_plain_index(op) or _inside_element(op, inputs)):
         raise NotVectorizable(f"{t} '{op.name}' indexes otherwise than one element of the "
-                              "first axis")
+                              "first axis, or within an element by invariant indices")
     if op.opdef.elementwise or t in INDEXING | UPDATES or t == "ExpandDims":
         return Op(op, inputs, output)
     varying = "a loop variable" if any(map(depends_on_carried, inputs)) else \
@@ -126,6 +127,14 @@ def _plain_index(op):
         return op.attrs.get("axis", 0) == 0 and not op.attrs.get("batch_dims", 0) and \
             op.inputs[1].shape.dims == ()
     return op.attrs.get("spec") == (("dyn", 0),) and len(op.inputs) == 2
+
+
+def _inside_element(op, inputs):
+    """Whether the op indexes within an element (`row[0]`, `row[1:]`) by indices that
+    are the same in every iteration, with no array index (which numpy would move)."""
+    return op.type == "StridedSlice" and varies(inputs[0]) and \
+        not any(map(varies, inputs[1:])) and \
+        all(item[0] != "array" for item in op.attrs["spec"])
 
 
 def _affine(op, inputs):
@@ -142,8 +151,8 @@ def _affine(op, inputs):
             return Affine(f"({a.base} + {b.python})", a.step, t)
         if op.type == "Sub":
             return Affine(f"({a.base} - {b.python})", a.step, t)
-        if b.python.lstrip("-").isdigit() and int(b.python):
-            c = int(b.python)
+        c = constant_int(b)
+        if c:
             return Affine(f"({a.base} * {c})", a.step * c, t)
     if op.type == "Sub" and isinstance(a, Invariant) and isinstance(b, Affine) and \
             a.python is not None:

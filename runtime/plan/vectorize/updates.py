@@ -25,7 +25,9 @@ from autograph_py.runtime.plan.vectorize.values import (
     Carried,
     Choice,
     Invariant,
+    Negated,
     Op,
+    constant_int,
     depends_on_carried,
 )
 
@@ -71,10 +73,10 @@ def _counter_step(value, j):
     a, b = value.inputs
     if value.op.type == "Add" and isinstance(a, Invariant):
         a, b = b, a
-    if not (isinstance(a, Carried) and a.index == j and isinstance(b, Invariant) and
-            b.python is not None and b.python.lstrip("-").isdigit() and int(b.python)):
+    step = constant_int(b)
+    if not (isinstance(a, Carried) and a.index == j and step):
         return None
-    return int(b.python) if value.op.type == "Add" else -int(b.python)
+    return step if value.op.type == "Add" else -step
 
 
 def forms(outputs, roles, names):
@@ -99,6 +101,11 @@ def _update(value, j, name):
                     keeps=len(changes) < len(cases))
     if kind == "fold":
         ops = {payload[0] for _, payload in update.cases}
+        if ops == {"Add", "Sub"} and update_is_integer(value):
+            # v - x is v + (-x) when integers wrap: one fold adding both
+            update.cases = [(conds, ("Add", Negated(x) if op == "Sub" else x))
+                            for conds, (op, x) in update.cases]
+            ops = {"Add"}
         if len(ops) != 1:
             raise NotVectorizable(f"'{name}' is combined with {' and '.join(sorted(ops))}")
         update.fold = ops.pop()
@@ -106,6 +113,10 @@ def _update(value, j, name):
     elif kind in ("set", "append"):
         update.cases = [(conds, payload[0]) for conds, payload in update.cases]
     return update
+
+
+def update_is_integer(value):
+    return value.tensor.dtype.np_dtype.kind in "iu"
 
 
 def _cases(value, j, conds):

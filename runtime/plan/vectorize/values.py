@@ -10,6 +10,7 @@ Contract: the interpreter (interpret.py) gives each value of a loop body one of 
   ops on lanes, and anything reading a loop variable.
 - `Carried`: loop variable `index` as an iteration starts.
 - `Choice`: an If's output: `then` where `pred` holds, else `otherwise`.
+- `Negated`: `-value` (wrapping), for an integer fold that both adds and subtracts.
 `varies(value)` tells whether a value may differ between iterations;
 `depends_on_carried(value)` tells whether a value reads a loop variable (then it cannot
 be computed for all iterations at once unless an update form says how, updates.py).
@@ -23,6 +24,16 @@ class Invariant:
     numpy: str
     python: str | None
     tensor: object   # the graph tensor, for its dtype and shape
+
+
+def constant_int(value):
+    """The int an Invariant integer constant is (its literal), else None."""
+    source = getattr(value, "python", None) or ""
+    digits = source.strip("()")
+    if value is None or not isinstance(value, Invariant) or \
+            not digits.lstrip("-").isdigit() or value.tensor.dtype.np_dtype.kind not in "iu":
+        return None
+    return int(digits)
 
 
 @dataclass(eq=False)
@@ -57,19 +68,32 @@ class Choice:
     tensor: object
 
 
+@dataclass(eq=False)
+class Negated:
+    value: object
+
+    @property
+    def tensor(self):
+        return self.value.tensor
+
+
+def _parts(value):
+    if isinstance(value, Op):
+        return value.inputs
+    if isinstance(value, Choice):
+        return value.pred, value.then, value.otherwise
+    if isinstance(value, Negated):
+        return (value.value,)
+    return ()
+
+
 def varies(value, _memo=None):
     """Whether a value may differ between iterations."""
     memo = {} if _memo is None else _memo
     key = id(value)
     if key not in memo:
-        if isinstance(value, (Affine, Carried)):
-            memo[key] = True
-        elif isinstance(value, Op):
-            memo[key] = any(varies(v, memo) for v in value.inputs)
-        elif isinstance(value, Choice):
-            memo[key] = any(varies(v, memo) for v in (value.pred, value.then, value.otherwise))
-        else:
-            memo[key] = False
+        memo[key] = isinstance(value, (Affine, Carried)) or \
+            any(varies(v, memo) for v in _parts(value))
     return memo[key]
 
 
@@ -77,13 +101,6 @@ def depends_on_carried(value, _memo=None):
     memo = {} if _memo is None else _memo
     key = id(value)
     if key not in memo:
-        if isinstance(value, Carried):
-            memo[key] = True
-        elif isinstance(value, Op):
-            memo[key] = any(depends_on_carried(v, memo) for v in value.inputs)
-        elif isinstance(value, Choice):
-            memo[key] = any(depends_on_carried(v, memo)
-                            for v in (value.pred, value.then, value.otherwise))
-        else:
-            memo[key] = False
+        memo[key] = isinstance(value, Carried) or \
+            any(depends_on_carried(v, memo) for v in _parts(value))
     return memo[key]

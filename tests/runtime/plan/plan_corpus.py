@@ -412,3 +412,77 @@ def fed_intermediate():
         y = ag.multiply(x, 3.0)
         z = ag.add(y, 1.0)
     return Built(graph, [z], [], {y: np.arange(4, dtype=np.float32)})
+
+
+# --- loops the vectorization pass runs as arrays (runtime/plan/vectorize/) ----------------
+
+def float_sum_in_order(x):
+    s = ag.constant(0.0, ag.float32)
+    for v in x:
+        if v > -1.0:
+            s += v
+    return s
+
+
+@case
+def vectorized_float_sum():
+    rng = np.random.default_rng(1)
+    x = (rng.standard_normal(500) * 10.0 ** rng.integers(-4, 6, 500)).astype(np.float32)
+    return _traced(float_sum_in_order, x)
+
+
+def squares_into_tensor_array(x):
+    out = ag.TensorArray(ag.float32, size=ag.shape(x)[0])
+    for i in range(ag.shape(x)[0]):
+        out = out.write(i, x[i] * x[i] + 1.0)
+    return out.stack()
+
+
+@case
+def vectorized_tensor_array_map():
+    return _traced(squares_into_tensor_array, np.linspace(-2, 2, 37, dtype=np.float32))
+
+
+def doubled_odd_rows(m):
+    rows = []
+    for row in m:
+        if row[0] % 2 == 1:
+            rows.append(row * 2)
+    return ag.stack(rows)
+
+
+@case
+def vectorized_list_append_rows():
+    return _traced(doubled_odd_rows, np.arange(24, dtype=np.int32).reshape(8, 3))
+
+
+def running_sum_until(x, limit):
+    s = 0
+    steps = 0
+    for v in x:
+        s += v
+        steps += 1
+        if s > limit:
+            break
+    return s, steps
+
+
+@case
+def vectorized_break_on_running_sum():
+    return _traced(running_sum_until, np.arange(1, 200, dtype=np.int32), np.int32(1000))
+
+
+def masked_max_and_last_index(x, mask):
+    best = ag.constant(-np.inf, ag.float32)
+    last = -1
+    for i in range(ag.shape(x)[0]):
+        if mask[i]:
+            best = ag.maximum(best, x[i])
+            last = i
+    return best, last
+
+
+@case
+def vectorized_masked_max_session():
+    x = np.array([0.5, -0.0, 0.0, np.nan, 3.0, -7.0], np.float32)
+    return _staged(masked_max_and_last_index, x, np.array([1, 1, 1, 0, 1, 0], bool))

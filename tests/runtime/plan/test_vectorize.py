@@ -1,0 +1,455 @@
+"""The vectorization pass (runtime/plan/passes/vectorize.py): loops over the elements of
+a tensor run as array operations give the answers of the loop run one iteration at a
+time, bit for bit, of the same dtype, or the same error.
+
+Each case is a function and its inputs. The oracles: the function run eagerly on
+tensors (every op one by one) and, where it is plain Python, run on Python values; the
+staged modes are `ag.function` and `ag.to_graph` in a Session, each with the pass on and
+off (AUTOGRAPH_VECTORIZE=0). `VECTORIZED` cases must be vectorized and run without a
+chunk falling back; the others must be left as they are, for the reason given.
+"""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+from autograph_py.runtime.plan.passes.vectorize import INTERNAL_ERROR
+from autograph_py.runtime.plan.vectorize import emit
+from autograph_py.runtime.plan.vectorize.lanes import FALLBACKS
+
+import autograph_py as ag
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples"))
+from seed import sum_even  # noqa: E402
+
+RNG = np.random.default_rng(27)
+
+
+def ints(n, low=-100, high=100, dtype=np.int32):
+    return RNG.integers(low, high, n).astype(dtype)
+
+
+def floats(n):
+    return (RNG.standard_normal(n) * 10.0 ** RNG.integers(-4, 6, n)).astype(np.float32)
+
+
+# --- the cases --------------------------------------------------------------------------
+
+def count_above(x, t):
+    n = 0
+    for v in x:
+        if v > t:
+            n += 1
+    return n
+
+
+def float_sum_masked(x):
+    s = ag.constant(-0.0, ag.float32)
+    for v in x:
+        if v > 1.0:
+            s += v
+    return s
+
+
+def product_and_bounds(x):
+    p = 1
+    lo = 1000
+    hi = -1000
+    for v in x:
+        p *= v
+        lo = ag.minimum(lo, v)
+        hi = ag.maximum(hi, v)
+    return p, lo, hi
+
+
+def float_max_min(x):
+    hi = ag.constant(-np.inf, ag.float32)
+    lo = ag.constant(np.inf, ag.float32)
+    for v in x:
+        hi = ag.maximum(hi, v)
+        lo = ag.minimum(lo, v)
+    return hi, lo
+
+
+def all_and_any(x):
+    every = ag.constant(True)
+    some = ag.constant(False)
+    for v in x:
+        every = ag.logical_and(every, v > -90)
+        some = ag.logical_or(some, v > 95)
+    return every, some
+
+
+def first_above_break(x, t):
+    found = -1
+    for i in range(ag.shape(x)[0]):
+        if x[i] > t:
+            found = i
+            break
+    return found
+
+
+def first_above_return(x, t):
+    for i in range(ag.shape(x)[0]):
+        if x[i] > t:
+            return i
+    return -1
+
+
+def last_above(x, t):
+    found = -1
+    for i, v in enumerate(x):
+        if v > t:
+            found = i
+    return found
+
+
+def squares_into_tensor_array(x):
+    out = ag.TensorArray(ag.float32, size=ag.shape(x)[0])
+    for i in range(ag.shape(x)[0]):
+        out = out.write(i, x[i] * x[i] + 1.0)
+    return out.stack()
+
+
+def appended_when(x):
+    out = []
+    for v in x:
+        if v % 3 == 0:
+            continue
+        out.append(v * 2 + 1)
+    return ag.stack(out)
+
+
+def rows_scaled(m, w):
+    out = []
+    for row in m:
+        out.append(row * w)
+    return ag.stack(out)
+
+
+def manual_while(x, n):
+    i = 0
+    s = 0
+    while i < n:
+        s += x[i] * 2
+        i += 1
+    return s, i
+
+
+def strided_reverse_range(x):
+    s = 0
+    t = 0
+    for i in range(ag.shape(x)[0] - 1, -1, -2):
+        s = s + x[i] * 1
+        t += i
+    return s, t
+
+
+def zipped(x, y):
+    s = 0
+    for a, b in zip(x, y):
+        if a > b:
+            s += a - b
+        elif a < b:
+            s -= 1
+    return s
+
+
+def nested_choices(x):
+    s = 0
+    for v in x:
+        if v > 50:
+            s += 3
+        elif v > 0:
+            if v % 2 == 0:
+                s += v
+            else:
+                s += 1
+    return s
+
+
+def running_sum_break(x, limit):
+    s = 0
+    steps = 0
+    for v in x:
+        s += v
+        steps += 1
+        if s > limit:
+            break
+    return s, steps
+
+
+def counts_while_over(x):
+    s = 0
+    over = 0
+    for v in x:
+        if s > 100:
+            over += 1
+        s += v
+    return s, over
+
+
+def wraps_int32(x):
+    s = 0
+    for v in x:
+        s += v * 3
+    return s
+
+
+VECTORIZED = {
+    "sum_even": (sum_even, lambda n: (ints(n),)),
+    "count_above": (count_above, lambda n: (ints(n), np.int32(40))),
+    "float_sum_masked": (float_sum_masked, lambda n: (floats(n),)),
+    "product_and_bounds": (product_and_bounds, lambda n: (ints(n, -3, 4),)),
+    "float_max_min": (float_max_min, lambda n: (np.where(
+        RNG.random(n) < 0.05, np.float32(np.nan), RNG.choice(
+            np.array([-0.0, 0.0, 1.5, -2.0], np.float32), n)).astype(np.float32),)),
+    "all_and_any": (all_and_any, lambda n: (ints(n),)),
+    "first_above_break": (first_above_break, lambda n: (ints(n), np.int32(97))),
+    "first_above_return": (first_above_return, lambda n: (ints(n), np.int32(97))),
+    "last_above": (last_above, lambda n: (ints(n), np.int32(90))),
+    "squares_into_tensor_array": (squares_into_tensor_array, lambda n: (floats(n),)),
+    "appended_when": (appended_when, lambda n: (np.concatenate(
+        [np.int32([1]), ints(n - 1)]).astype(np.int32),)),
+    "rows_scaled": (rows_scaled, lambda n: (ints(3 * n).reshape(n, 3), ints(3))),
+    "manual_while": (manual_while, lambda n: (ints(n), np.int32(n))),
+    "strided_reverse_range": (strided_reverse_range, lambda n: (ints(n),)),
+    "zipped": (zipped, lambda n: (ints(n), ints(n))),
+    "nested_choices": (nested_choices, lambda n: (ints(n),)),
+    "running_sum_break": (running_sum_break, lambda n: (ints(n, 0, 20), np.int32(4 * n))),
+    "wraps_int32": (wraps_int32, lambda n: (ints(n, 2**29, 2**30),)),
+    "counts_while_over": (counts_while_over, lambda n: (ints(n, -5, 20),)),
+}
+
+# Lengths: empty where the function allows it (a range over a static length-0 tensor
+# traces `x[i]`, which shape inference refuses), one, a few, and several chunks.
+LENGTHS = (0, 1, 7, 3000)
+NEEDS_ONE = {"first_above_break", "first_above_return", "squares_into_tensor_array",
+             "manual_while", "strided_reverse_range", "rows_scaled", "appended_when"}
+
+
+def same(got, want):
+    got, want = np.asarray(got), np.asarray(want)
+    return got.dtype == want.dtype and got.shape == want.shape and \
+        got.tobytes() == want.tobytes()
+
+
+def assert_same(got, want):
+    """Bit for bit and of the same dtype; a Python scalar (what an eager loop that ran
+    no iteration returns) stands for a tensor of the staged value's dtype."""
+    got, want = ag.nest.flatten(got), ag.nest.flatten(want)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        if isinstance(w, (bool, int, float)):
+            w = np.asarray(w, np.asarray(g).dtype)
+        assert same(g, w), (np.asarray(g), np.asarray(w))
+
+
+def eager(fn, inputs):
+    return fn(*map(ag.constant, inputs))
+
+
+def staged_function(fn, inputs, vectorize=True):
+    with _vectorize(vectorize):
+        f = ag.function(fn)
+        result = f(*map(ag.constant, inputs))
+        plan = f.get_concrete_function(*map(ag.constant, inputs))._plan
+    return result, plan
+
+
+def staged_session(fn, inputs, vectorize=True):
+    with _vectorize(vectorize), ag.Graph().as_default() as graph:
+        holders = [ag.placeholder(ag.as_dtype(np.asarray(v).dtype), np.shape(v))
+                   for v in inputs]
+        out = ag.to_graph(fn)(*holders)
+        with ag.Session(graph) as session:
+            return session.run(out, dict(zip(holders, inputs)))
+
+
+class _vectorize:
+    def __init__(self, on):
+        self.on = on
+
+    def __enter__(self):
+        self.saved = os.environ.get("AUTOGRAPH_VECTORIZE")
+        os.environ["AUTOGRAPH_VECTORIZE"] = "1" if self.on else "0"
+        return self
+
+    def __exit__(self, *exc):
+        if self.saved is None:
+            del os.environ["AUTOGRAPH_VECTORIZE"]
+        else:
+            os.environ["AUTOGRAPH_VECTORIZE"] = self.saved
+
+
+@pytest.mark.parametrize("length", LENGTHS)
+@pytest.mark.parametrize("name", sorted(VECTORIZED))
+def test_vectorized_loops_give_the_sequential_answer(name, length):
+    fn, make_inputs = VECTORIZED[name]
+    if length == 0 and name in NEEDS_ONE:
+        length = 1
+    inputs = make_inputs(length)
+    want = eager(fn, inputs)
+    FALLBACKS.clear()
+    got, plan = staged_function(fn, inputs)
+    assert [reason for _, reason in plan.vectorized] == [None]
+    assert FALLBACKS == []
+    assert_same(got, want)
+    assert_same(staged_function(fn, inputs, vectorize=False)[0], want)
+    assert_same(staged_session(fn, inputs), want)
+    assert "# vectorized: the loop at" in plan.code
+
+
+def test_python_values_agree_with_the_staged_loops():
+    """Plain Python on lists (the third mode) for the cases written in plain Python."""
+    for name in ("sum_even", "count_above", "nested_choices", "zipped", "last_above"):
+        fn, make_inputs = VECTORIZED[name]
+        inputs = make_inputs(200)
+        python_inputs = [v.tolist() if np.ndim(v) else int(v) for v in inputs]
+        assert int(fn(*python_inputs)) == int(np.asarray(staged_function(fn, inputs)[0]))
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    monkeypatch.setattr(emit, "FIRST_CHUNK", 3)
+    monkeypatch.setattr(emit, "MAX_CHUNK", 7)
+
+
+@pytest.mark.parametrize("name", ["sum_even", "first_above_break", "running_sum_break",
+                                  "appended_when", "squares_into_tensor_array", "last_above",
+                                  "float_sum_masked", "strided_reverse_range"])
+def test_chunk_boundaries(small_chunks, name):
+    fn, make_inputs = VECTORIZED[name]
+    for length in (1, 2, 3, 4, 7, 8, 29, 100):
+        inputs = make_inputs(length)
+        got, plan = staged_function(fn, inputs)
+        assert [reason for _, reason in plan.vectorized] == [None]
+        assert_same(got, eager(fn, inputs))
+
+
+def test_a_search_stops_where_the_loop_does():
+    x = np.zeros(50_000, np.int32)
+    for hit in (0, 1, 1023, 1024, 1025, 9000, 49_999):
+        x[:] = 0
+        x[hit] = 5
+        got, _ = staged_function(first_above_break, (x, np.int32(1)))
+        assert int(np.asarray(got)) == hit
+    x[:] = 0
+    assert int(np.asarray(staged_function(first_above_break, (x, np.int32(1)))[0])) == -1
+
+
+# --- what falls back, and errors ----------------------------------------------------------
+
+def divides_in_untaken_branch(x, d):
+    s = 0
+    for i in range(ag.shape(x)[0]):
+        if d[i] != 0:
+            s += x[i] // d[i]
+    return s
+
+
+def reads_past_the_end(x):
+    s = 0
+    for i in range(ag.shape(x)[0] + 1):
+        s += x[i]
+    return s
+
+
+def test_a_chunk_that_cannot_run_exactly_runs_one_by_one():
+    """An integer division by zero in a lane the loop never runs: the chunk falls back
+    and the loop gives the answer."""
+    x, d = ints(100), ints(100, -2, 3)
+    FALLBACKS.clear()
+    got, plan = staged_function(divides_in_untaken_branch, (x, d))
+    assert [reason for _, reason in plan.vectorized] == [None]
+    assert len(FALLBACKS) == 1
+    assert_same(got, eager(divides_in_untaken_branch, (x, d)))
+
+
+def test_the_same_error_as_the_loop():
+    x = ints(10)
+    with pytest.raises(ag.errors.OpError) as off:
+        staged_function(reads_past_the_end, (x,), vectorize=False)
+    with pytest.raises(ag.errors.OpError) as on:
+        staged_function(reads_past_the_end, (x,))
+    assert type(on.value.cause) is type(off.value.cause)
+    assert str(on.value) == str(off.value)
+
+
+def resets(x):
+    s = 0
+    for v in x:
+        if s > 50:
+            s = 0
+        else:
+            s += v
+    return s
+
+
+def horner(x):
+    s = 0
+    for v in x:
+        s = s * 3 + v
+    return s
+
+
+def prints(x):
+    s = 0
+    for v in x:
+        ag.print(v)
+        s += v
+    return s
+
+
+def nested(x):
+    s = 0
+    for v in x:
+        for w in x:
+            s += v * w
+    return s
+
+
+def mixed_changes(x):
+    s = 0
+    for v in x:
+        if v > 0:
+            s = v
+        else:
+            s += 1
+    return s
+
+
+LEFT_ALONE = {
+    resets: "'s' is changed in two ways in one loop (fold, set)",
+    horner: "is computed from its value by Add",
+    prints: "an op with effects",
+    mixed_changes: "'s' is changed in two ways in one loop (fold, set)",
+}
+
+
+@pytest.mark.parametrize("fn", list(LEFT_ALONE), ids=lambda fn: fn.__name__)
+def test_loops_left_as_they_are_say_why(fn, capsys):
+    x = ints(40, 0, 30)
+    got, plan = staged_function(fn, (x,))
+    (reason,) = [reason for _, reason in plan.vectorized]
+    assert reason is not None and LEFT_ALONE[fn] in reason
+    assert_same(got, eager(fn, (x,)))
+
+
+def test_only_the_inner_of_nested_loops():
+    x = ints(30)
+    got, plan = staged_function(nested, (x,))
+    reasons = [reason for _, reason in plan.vectorized]
+    assert reasons == ["it has a loop inside", None]
+    assert_same(got, eager(nested, (x,)))
+
+
+def test_no_internal_errors_in_the_corpus():
+    """The pass's own bugs leave loops alone (the program still runs): none may happen."""
+    sys.path.insert(0, os.path.dirname(__file__))
+    from plan_corpus import CASES, build, plan_of
+    for name in CASES:
+        plan = plan_of(build(name))
+        for _, reason in plan.vectorized:
+            assert not (reason or "").startswith(INTERNAL_ERROR), (name, reason)
