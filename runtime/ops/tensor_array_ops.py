@@ -35,13 +35,27 @@ def _check_indices(indices, size, what):
                              f"size {size}")
 
 
+def _positions(indices):
+    """Where a scatter writes: a slice when the indices are consecutive (a vectorized
+    loop's writes, at numpy's speed), else the indices; an index given twice is an
+    error."""
+    if indices.size < 2:
+        return indices
+    steps = np.diff(indices)
+    if (steps == 1).all():
+        return slice(int(indices[0]), int(indices[-1]) + 1)
+    if not ((steps > 0).all() or (steps < 0).all()) and \
+            np.unique(indices).size != indices.size:
+        raise ValueError(f"TensorArray scatter: an index appears twice in {indices.tolist()}")
+    return indices
+
+
 def _scatter_kernel(buffer, written, indices, values, dynamic_size, element_shape):
     indices = np.asarray(indices).reshape(-1)
     if values.shape[:1] != indices.shape:
         raise ValueError(f"TensorArray scatter: {indices.size} indices but "
                          f"{values.shape[0] if values.ndim else 0} values")
-    if len(set(indices.tolist())) != indices.size:
-        raise ValueError(f"TensorArray scatter: an index appears twice in {indices.tolist()}")
+    positions = _positions(indices)
     size = written.shape[0]
     needed = int(indices.max()) + 1 if indices.size else 0
     if needed > size and not dynamic_size:
@@ -60,10 +74,10 @@ def _scatter_kernel(buffer, written, indices, values, dynamic_size, element_shap
     rows = max(size, needed)
     out = np.zeros((rows, *element), buffer.dtype)
     out[:buffer.shape[0]] = buffer.reshape((buffer.shape[0], *element))
-    out[indices] = values
+    out[positions] = values
     mask = np.zeros(rows, bool)
     mask[:size] = written
-    mask[indices] = True
+    mask[positions] = True
     return out, mask
 
 

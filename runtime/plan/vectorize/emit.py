@@ -29,12 +29,15 @@ from autograph_py.runtime.plan.vectorize.values import (
     varies,
 )
 
-# The first chunk of a loop that may stop early (a `break`) is small, so a search that
+# The first chunk of a loop that may stop early (a `break`) is smaller, so a search that
 # hits at once costs little; chunks grow by GROWTH up to MAX_CHUNK lanes, the memory a
 # chunk's arrays may take.
-FIRST_CHUNK = 1024
+FIRST_CHUNK = 4096
 GROWTH = 8
 MAX_CHUNK = 1 << 20
+# Fewer iterations than this are left to the loop: a chunk costs a few dozen numpy
+# calls (tens of µs), a short loop's iterations a fraction of a µs each.
+MIN_TRIPS = 48
 
 _COMPARISONS = {"Less": "<", "LessEqual": "<=", "Greater": ">", "GreaterEqual": ">="}
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
@@ -274,16 +277,16 @@ class _Emitter:
             mask = source if mask is None else self.bind("both", f"{mask} & {source}")
         return mask
 
-    def mask_and_values(self, update):
+    def mask_and_values(self, update, with_values=True):
         """(mask source or "None", values source, values per lane) of an update's
-        changing cases; `values` picks each lane's case."""
-        key = ("cases", id(update))
+        changing cases; `values` picks each lane's case (computed `with_values`)."""
+        key = ("cases", id(update), with_values)
         if key in self.memo:
             return self.memo[key]
         masks = [self.condition(conds) for conds, _ in update.cases]
         payloads = [payload for _, payload in update.cases]
-        values = [self.lanes(p) if update.kind in ("fold", "set", "append") else None
-                  for p in payloads]
+        values = [self.lanes(p) if with_values and update.kind in ("fold", "set", "append")
+                  else None for p in payloads]
         if update.kind in ("fold", "set", "append"):
             self.check_shape(update, payloads)
         mask = "None"
@@ -329,6 +332,8 @@ class _Emitter:
         self.body += [
             f"{total} = {self.helper('bound_trips')}({kind!r}, {affine.base}, "
             f"{affine.step}, {limit_source})",
+            f"if {total} < {MIN_TRIPS}:",
+            "    break",
             f"{self.trips} = min({total}, {chunk})",
         ]
         self.check_affine(affine)
@@ -387,12 +392,28 @@ class _Emitter:
         init = self.numpy_var(j)
         if update.kind == "written":
             return self.written_after_write(update)
+        if update.kind == "set" and len(update.cases) == 1 and \
+                isinstance(update.cases[0][1], Affine):  # (no lanes of the counter)
+            affine = update.cases[0][1]
+            self.check_affine(affine)
+            mask = self.mask_and_values(update, with_values=False)[0]
+            source = (f"{self.helper('last_hit_affine')}({init}, {affine.base}, "
+                      f"{affine.step}, {mask}, {self.n}, {self.dtype(affine.tensor)})")
+            return self.held_as_plan(j, self.bind(f"{self.names[j]}_final", source))
+        if update.kind == "fold" and update.fold == "Add" and len(update.cases) == 1 and \
+                not varies(update.cases[0][1]) and \
+                self.tensors[j].dtype.np_dtype.kind in "iu" and not self.tensors[j].shape.rank:
+            mask = self.mask_and_values(update, with_values=False)[0]
+            value = self.lanes(update.cases[0][1])[0]
+            source = f"{self.helper('fold_count')}({init}, {value}, {mask}, {self.n})"
+            return self.held_as_plan(j, self.bind(f"{self.names[j]}_final", source))
         mask, values, per_lane = self.mask_and_values(update)
         if update.kind == "fold":
-            in_order = self.tensors[j].dtype.np_dtype.kind in "fc"
+            np_dtype = self.tensors[j].dtype.np_dtype
+            identity = self.constant("identity", _identity(update.fold, np_dtype))
             values = self.as_lanes_source(values, per_lane)
             source = (f"{self.helper('fold')}({self.ufunc(update.fold)}, {init}, {values}, "
-                      f"{mask}, {self.n}, {in_order})")
+                      f"{mask}, {self.n}, {np_dtype.kind in 'fc'}, {identity})")
         elif update.kind == "set":
             source = (f"{self.helper('last_hit')}({init}, {values}, {mask}, {self.n}, "
                       f"{per_lane})")

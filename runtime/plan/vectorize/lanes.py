@@ -18,14 +18,17 @@ its inputs.
   to broadcast as one element would (numpy aligns the trailing dims).
 - `until_false(go, trips)`: how many lanes run when lane k's loop test is `go[k]`: up to
   and including the first False.
-- `fold(ufunc, init, values, mask, n, in_order)`: `init ⊕ v0 ⊕ v1 ...` over the first
-  `n` lanes where `mask` holds (None: all), `in_order` one lane after the other
-  (floats: `accumulate`, the sequential rounding), else by `reduce` (integers and bools,
-  where the wraparound makes any order give the same bits). No lane: `init` itself.
+- `fold(ufunc, init, values, mask, n, in_order, identity)`: `init ⊕ v0 ⊕ v1 ...` over
+  the first `n` lanes where `mask` holds (None: all), `in_order` one lane after the
+  other (floats: `accumulate`, the sequential rounding), else by `reduce` (integers and
+  bools, where the wraparound makes any order give the same bits; masked lanes give
+  `identity`). No lane: `init` itself.
+- `fold_count(init, value, mask, n)`: an integer `v += value` (the same value in every
+  lane: a count) as `init + value * count`, wrapped (`wrap`) as the loop would.
 - `fold_scan(ufunc, init, values, mask, trips, identity)`: each lane's value after it.
 - `last_hit(init, values, mask, n, per_lane)`: the value of the last of the first `n`
   lanes where `mask` holds (`values[k]`, or `values` itself when not `per_lane`), or
-  `init` when none does.
+  `init` when none does; `last_hit_affine` the same for a counter's `base + step * k`.
 - `append_rows(concat, init, rows, mask, n)`: `init` with the selected rows appended by
   the op's own kernel, or `init` itself when none is.
 - `scatter_rows(scatter, buffer, written, indices, rows, mask, n, attrs)`: a TensorArray
@@ -97,8 +100,9 @@ def expand_lanes(lanes, rank):
 
 
 def until_false(go, trips):
-    stops = np.flatnonzero(~np.asarray(go, bool)[:trips])
-    return int(stops[0]) + 1 if stops.size else trips
+    go = np.asarray(go, bool)[:trips]
+    first = int(np.argmin(go))  # (numpy stops at the first False)
+    return trips if go[first] else first + 1
 
 
 def _selected(values, mask, n):
@@ -106,15 +110,36 @@ def _selected(values, mask, n):
     return values if mask is None else values[mask[:n]]
 
 
-def fold(ufunc, init, values, mask, n, in_order):
-    values = _selected(values, mask, n)
-    if not len(values):
-        return init
-    start = np.asarray(init, values.dtype)
+def fold(ufunc, init, values, mask, n, in_order, identity):
     if in_order:
+        values = _selected(values, mask, n)
+        if not len(values):
+            return init
+        start = np.asarray(init, values.dtype)
         return ufunc.accumulate(np.concatenate((start[None], values)), axis=0,
                                 dtype=values.dtype)[-1]
+    values = values[:n]
+    if not len(values) or mask is not None and not mask[:n].any():
+        return init
+    if mask is not None:  # (masked lanes give the identity: faster than selecting them)
+        values = np.where(expand_lanes(mask[:n], values.ndim - 1), values, identity)
+    start = np.asarray(init, values.dtype)
     return ufunc(start, ufunc.reduce(values, axis=0, dtype=values.dtype))[()]
+
+
+def fold_count(init, value, mask, n):
+    count = n if mask is None else int(np.count_nonzero(mask[:n]))
+    if not count:
+        return init
+    dtype = np.asarray(init).dtype
+    return wrap(int(init) + int(value) * count, dtype)
+
+
+def wrap(number, dtype):
+    """A Python int as `dtype` holds it: two's-complement wraparound."""
+    info = np.iinfo(dtype)
+    span = 1 << info.bits
+    return np.asarray((number - info.min) % span + info.min, dtype)[()]
 
 
 def fold_scan(ufunc, init, values, mask, trips, identity):
@@ -127,15 +152,23 @@ def fold_scan(ufunc, init, values, mask, trips, identity):
                             dtype=values.dtype)[1:]
 
 
-def last_hit(init, values, mask, n, per_lane):
+def last_index(mask, n):
     if mask is None:
-        last = n - 1
-    else:
-        hits = np.flatnonzero(mask[:n])
-        last = int(hits[-1]) if hits.size else -1
+        return n - 1
+    hits = np.flatnonzero(mask[:n])
+    return int(hits[-1]) if hits.size else -1
+
+
+def last_hit(init, values, mask, n, per_lane):
+    last = last_index(mask, n)
     if last < 0:
         return init
     return values[last] if per_lane else values
+
+
+def last_hit_affine(init, base, step, mask, n, dtype):
+    last = last_index(mask, n)
+    return init if last < 0 else np.asarray(base + step * last, dtype)[()]
 
 
 def append_rows(concat, init, rows, mask, n):
@@ -157,7 +190,13 @@ def last_hit_scan(init, values, mask, trips):
         return np.broadcast_to(values, (trips, *start.shape)) if values.ndim == start.ndim \
             else values[:trips]
     if values.ndim == start.ndim:  # the same value in every lane (`flag = True`)
-        hit = np.logical_or.accumulate(mask[:trips])
+        mask = np.asarray(mask[:trips], bool)
+        first = int(np.argmax(mask))  # (numpy stops at the first True)
+        hit = np.zeros(trips, bool)
+        if mask.size and mask[first]:
+            hit[first:] = True
+        if values.dtype == bool and values and start.ndim == 0 and not start:
+            return hit  # (a break flag)
         return np.where(expand_lanes(hit, start.ndim), values, start)
     last = np.where(mask[:trips], np.arange(trips), -1)
     np.maximum.accumulate(last, out=last)
@@ -184,6 +223,7 @@ def vector_fallback(error):
 
 
 GLOBALS = {f.__name__: f for f in (bound_trips, check_range, lane_rows, lane_take,
-                                   affine_lanes, expand_lanes, until_false, fold, fold_scan,
-                                   last_hit, last_hit_scan, append_rows, scatter_rows,
-                                   advance, broadcast_lanes, vector_fallback)}
+                                   affine_lanes, expand_lanes, until_false, fold, fold_count,
+                                   fold_scan, last_hit, last_hit_affine, last_hit_scan,
+                                   append_rows, scatter_rows, advance, broadcast_lanes,
+                                   vector_fallback)}

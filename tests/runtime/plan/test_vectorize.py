@@ -26,6 +26,14 @@ from seed import sum_even  # noqa: E402
 RNG = np.random.default_rng(27)
 
 
+@pytest.fixture(autouse=True)
+def every_loop_runs_as_arrays(monkeypatch, request):
+    """Short loops are left to the loop itself (emit.MIN_TRIPS): the tests here run even
+    a loop of one iteration as arrays, but the test of that threshold."""
+    if request.node.name != "test_short_loops_run_one_by_one":
+        monkeypatch.setattr(emit, "MIN_TRIPS", 1)
+
+
 def ints(n, low=-100, high=100, dtype=np.int32):
     return RNG.integers(low, high, n).astype(dtype)
 
@@ -326,6 +334,15 @@ def test_chunk_boundaries(small_chunks, name):
         got, plan = staged_function(fn, inputs)
         assert [reason for _, reason in plan.vectorized] == [None]
         assert_same(got, eager(fn, inputs))
+
+
+def test_short_loops_run_one_by_one():
+    x = ints(emit.MIN_TRIPS - 1)
+    FALLBACKS.clear()
+    got, plan = staged_function(sum_even, (x,))
+    assert [reason for _, reason in plan.vectorized] == [None]
+    assert_same(got, eager(sum_even, (x,)))
+    assert f"if total < {emit.MIN_TRIPS}:" in plan.code
 
 
 def test_a_search_stops_where_the_loop_does():
