@@ -89,7 +89,7 @@ def forms(outputs, roles, names):
 
 
 def _update(value, j, name):
-    cases = _cases(value, j, ())
+    cases = _cases(value, j, (), name)
     changes = [(conds, payload) for conds, payload in cases if payload is not None]
     kinds = {payload[0] for _, payload in changes}
     if len(kinds) != 1:
@@ -119,21 +119,22 @@ def update_is_integer(value):
     return value.tensor.dtype.np_dtype.kind in "iu"
 
 
-def _cases(value, j, conds):
+def _cases(value, j, conds, name):
     """[(conditions, payload)]: payload None keeps the value, else (kind, ...)."""
     if isinstance(value, Carried) and value.index == j:
         return [(conds, None)]
     if isinstance(value, Choice):
-        return _cases(value.then, j, conds + ((value.pred, True),)) + \
-            _cases(value.otherwise, j, conds + ((value.pred, False),))
+        return _cases(value.then, j, conds + ((value.pred, True),), name) + \
+            _cases(value.otherwise, j, conds + ((value.pred, False),), name)
     if not depends_on_carried(value):
         return [(conds, ("set", value))]
     if isinstance(value, Op):
         change = _change(value, j)
         if change is not None:
             return [(conds, change)]
-    raise NotVectorizable(f"loop variable {j} is computed from its value by "
-                          f"{getattr(getattr(value, 'op', None), 'type', 'a choice')}")
+    how = getattr(getattr(value, "op", None), "type", "an if")
+    raise NotVectorizable(f"'{name}' is computed from its value by {how}, not by a fold, "
+                          "an assignment, an append or a TensorArray write")
 
 
 def _is(value, j):
