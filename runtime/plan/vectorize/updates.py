@@ -8,8 +8,8 @@ its value in each iteration is one of a few cases (the branches of the ifs it is
 in), each case keeping it or changing it in one way, and every changing case the same
 kind of change:
 - "fold": `v = v ⊕ x` (`+ - * max min and or`: a reduction, a count);
-- "set": `v = x` with x not reading loop variables (the last iteration that sets it
-  wins: a first-hit search with `break`, a flag);
+- "set": `v = x` with x not reading v (the last iteration that sets it wins: a
+  first-hit search with `break`, a flag);
 - "append": `v = concat([v, expand_dims(x, 0)])` (a list appended to);
 - "write"/"written": a TensorArray's buffer and written mask, one write at an index that
   is the same for both.
@@ -126,7 +126,7 @@ def _cases(value, j, conds, name):
     if isinstance(value, Choice):
         return _cases(value.then, j, conds + ((value.pred, True),), name) + \
             _cases(value.otherwise, j, conds + ((value.pred, False),), name)
-    if not depends_on_carried(value):
+    if not depends_on_carried(value, j):  # (other variables' values are scans)
         return [(conds, ("set", value))]
     if isinstance(value, Op):
         change = _change(value, j)
@@ -146,28 +146,28 @@ def _change(value, j):
     if t in FOLDS and len(inputs) == 2:
         a, b = inputs
         floats = value.tensor.dtype.np_dtype.kind == "f"
-        if _is(a, j) and not depends_on_carried(b):
+        if _is(a, j) and not depends_on_carried(b, j):
             return ("fold", t, b)
-        if _is(b, j) and not depends_on_carried(a) and (
+        if _is(b, j) and not depends_on_carried(a, j) and (
                 t in _COMMUTATIVE or t in _COMMUTATIVE_ON_INTEGERS and not floats):
             return ("fold", t, a)
     if t == "ConcatV2" and len(inputs) == 2 and value.op.attrs.get("axis") == 0 and \
             _is(inputs[0], j):
-        row = _row(inputs[1])
+        row = _row(inputs[1], j)
         if row is not None:
             return ("append", row)
     if t == "TensorArrayScatter" and isinstance(inputs[0], Carried) and \
             isinstance(inputs[1], Carried) and inputs[value.output].index == j:
-        index, row = _row(inputs[2]), _row(inputs[3])
+        index, row = _row(inputs[2], j), _row(inputs[3], j)
         if index is not None and row is not None and index.tensor.shape.dims == ():
             return ("write" if value.output == 0 else "written", value, index, row)
     return None
 
 
-def _row(value):
-    """x, where value is `expand_dims(x, 0)` and x does not read loop variables."""
+def _row(value, j):
+    """x, where value is `expand_dims(x, 0)` and x does not read loop variable j."""
     if isinstance(value, Op) and value.op.type == "ExpandDims" and \
-            value.op.attrs.get("axis") == 0 and not depends_on_carried(value.inputs[0]):
+            value.op.attrs.get("axis") == 0 and not depends_on_carried(value.inputs[0], j):
         return value.inputs[0]
     return None
 

@@ -12,8 +12,9 @@ Contract: the interpreter (interpret.py) gives each value of a loop body one of 
 - `Choice`: an If's output: `then` where `pred` holds, else `otherwise`.
 - `Negated`: `-value` (wrapping), for an integer fold that both adds and subtracts.
 `varies(value)` tells whether a value may differ between iterations;
-`depends_on_carried(value)` tells whether a value reads a loop variable (then it cannot
-be computed for all iterations at once unless an update form says how, updates.py).
+`depends_on_carried(value, index)` tells whether a value reads a loop variable (one, or
+any): then its lanes are a scan of that variable's update (emit.py), or it is the update
+itself (updates.py).
 """
 
 from dataclasses import dataclass
@@ -97,10 +98,11 @@ def varies(value, _memo=None):
     return memo[key]
 
 
-def depends_on_carried(value, _memo=None):
+def depends_on_carried(value, index=None, _memo=None):
+    """Whether a value reads a loop variable (`index`: that one)."""
     memo = {} if _memo is None else _memo
     key = id(value)
     if key not in memo:
-        memo[key] = isinstance(value, Carried) or \
-            any(depends_on_carried(v, memo) for v in _parts(value))
+        memo[key] = isinstance(value, Carried) and index in (None, value.index) or \
+            any(depends_on_carried(v, index, memo) for v in _parts(value))
     return memo[key]

@@ -470,3 +470,37 @@ def test_no_internal_errors_in_the_corpus():
         plan = plan_of(build(name))
         for _, reason in plan.vectorized:
             assert not (reason or "").startswith(INTERNAL_ERROR), (name, reason)
+
+
+def reads_another_fold(x):
+    s = 0
+    t = 0
+    for v in x:
+        s += v
+        t += s
+    return s, t
+
+
+def swaps(x):
+    a = 0
+    b = 1
+    for _ in x:
+        a, b = b, b + a
+    return a, b
+
+
+def test_a_fold_of_another_variable_is_a_scan():
+    x = ints(300, -5, 5)
+    FALLBACKS.clear()
+    got, plan = staged_function(reads_another_fold, (x,))
+    assert [reason for _, reason in plan.vectorized] == [None]
+    assert FALLBACKS == []
+    assert_same(got, eager(reads_another_fold, (x,)))
+
+
+def test_variables_that_read_each_other_are_left_alone():
+    x = ints(30, 0, 3)
+    got, plan = staged_function(swaps, (x,))
+    (reason,) = [reason for _, reason in plan.vectorized]
+    assert "is read where its own update is decided" in reason
+    assert_same(got, eager(swaps, (x,)))
