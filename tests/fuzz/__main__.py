@@ -2,7 +2,9 @@
 
 Prints one line per failing program (each failing mode with its error or first wrong
 answer), each new kind of failure minimized (with `--write-cases`, also written to
-tests/fuzz/cases/), the failures and rejections per kind, and last the line
+tests/fuzz/cases/), the failures and rejections per kind, how many programs ran a loop
+the vectorization pass vectorized (their staged answers also compared with the pass
+off: tests/fuzz/runner.py), and last the line
 `FUZZ {matches}/{total} wrong={w} crash={c} hang={h} rejected={r}` (counting rule:
 tests/fuzz/campaign.py).
 """
@@ -40,6 +42,8 @@ def main(argv=None):
         print(f"  {n:5d} {outcome} {kind} {message}".rstrip())
     print("rejections per kind: " + (", ".join(
         f"{kind}={n}" for kind, n in sorted(summary.rejections.items())) or "none"))
+    print(f"programs with a vectorized loop (answers compared with the pass off): "
+          f"{summary.vectorized}")
     print(summary.last_line())
     return 0
 

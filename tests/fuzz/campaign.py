@@ -26,6 +26,7 @@ class Summary:
     counts: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     rejections: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     failures: collections.Counter = dataclasses.field(default_factory=collections.Counter)
+    vectorized: int = 0  # programs a staged mode of which vectorized a loop (runner.py)
 
     def last_line(self):
         c = self.counts
@@ -52,6 +53,7 @@ def run_campaign(seed, count, minimize=True, minimize_seconds=20.0, write_cases=
             out(f"seed={seed} index={index} invalid program, the oracle failed: {e}")
             continue
         summary.counts[report.outcome] += 1
+        summary.vectorized += any(r.vectorized for r in report.modes.values())
         summary.rejections.update({r.kind for r in report.modes.values()
                                    if r.outcome == "rejected"})
         failures = report.failures()

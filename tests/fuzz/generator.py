@@ -5,12 +5,18 @@
 `random.Random(seed + index)`, so (seed, index) reproduces a program exactly. One program
 in REAL_CODE_EVERY is written in the style of real code instead (realcode.py: the
 statements below and more; some of them on Python values only, `Program.python_only`).
+A statement kind of its own (`s_vector`, vector_loops.py) is a loop over the items of
+`xs` in the forms the plan compiler's vectorization pass runs as array operations, or
+a little off them; a program with one that walks xs itself (`for x in xs`, `enumerate`,
+`zip`: vectorized only where the length of xs is known) also runs in the runner's
+`static` mode (`Program.static`).
 
 What makes a program legitimate for staging (docs/limitations.md, docs/guide.md), and
 how the generator guarantees it:
 - every variable is an int and keeps that dtype: expressions combine ints with `+`, `-`,
   `%` and `//` by positive constants, `abs`, `min`, `max`, ternaries, and `and`/`or`
-  over ints; comparisons appear only in conditions;
+  over ints (and `*`, in vector_loops.py: by 2, and a product of factors in [-2, 2]
+  over the items of `xs`, reset to 1 before); comparisons appear only in conditions;
 - every variable is bound at the top of `f`, before any staged `if` or loop; a loop's
   target is read only inside that loop;
 - every path returns, and every `return` has the same arity (an int, or a tuple of ints);
@@ -56,6 +62,8 @@ class Program:
     source: str  # the module: PRELUDE, then `def f(a, b, xs)`
     inputs: tuple  # ((a, b, xs), ...): each call checked against the oracle
     python_only: bool = False  # uses values no tensor can be (strings...): Python mode only
+    vector_loops: int = 0  # loops made by `s_vector` (vector_loops.py)
+    static: bool = False  # one of them walks xs itself: run in the static mode too
 
 
 def generate(seed, index):
@@ -66,11 +74,13 @@ def generate(seed, index):
         for _ in range(3))
     if (seed + index) % REAL_CODE_EVERY == 0:
         from tests.fuzz import realcode  # it builds on _Builder, below: imported once used
-        module, body, python_only = realcode.build(rng)
+        module, body, builder = realcode.build(rng)
         return Program(seed, index, PRELUDE + "\n\n" + module + "\n\n" + body, inputs,
-                       python_only)
-    body = _Builder(rng).function()
-    return Program(seed, index, PRELUDE + "\n\n" + body, inputs)
+                       not builder.tensor, builder.vector_loops, builder.static)
+    builder = _Builder(rng)
+    body = builder.function()
+    return Program(seed, index, PRELUDE + "\n\n" + body, inputs,
+                   vector_loops=builder.vector_loops, static=builder.static)
 
 
 @dataclasses.dataclass
@@ -82,6 +92,11 @@ class _Scope:
     loops: int = 0
     targets: tuple = ()
     indexes: tuple = ()
+
+
+def vector_loop_fits(scope):
+    """Whether a loop of vector_loops.py (a body up to two `if`s deep) fits here."""
+    return scope.loops < MAX_LOOP_DEPTH and scope.depth < MAX_DEPTH - 2
 
 
 class _Builder:
@@ -96,6 +111,9 @@ class _Builder:
         self.rebinders = []  # helpers that rebind a variable through nonlocal
         self.readers = []  # helpers and lambdas that read variables
         self.fresh = 0
+        self.tensor = True  # whether f may run on tensors (realcode.py: maybe not)
+        self.vector_loops = 0  # loops of vector_loops.py made
+        self.static = False  # whether one of them walks xs itself (Program.static)
 
     # --- the function -------------------------------------------------------------------
 
@@ -205,6 +223,8 @@ class _Builder:
             kinds.append("attr")
         if self.rebinders:
             kinds.append("call")
+        if self.tensor and vector_loop_fits(scope):  # for the vectorization pass
+            kinds.append("vector")
         return kinds + ["try", "assert", "closure"]
 
     def nested(self, scope, loop=False, targets=(), indexes=()):
@@ -294,6 +314,16 @@ class _Builder:
         lines = [f"for {header} in {iterable}:"]
         return (lines + self.nested(scope, loop=True, targets=targets, indexes=indexes)
                 + self.loop_else(scope))
+
+    def s_vector(self, scope):
+        from tests.fuzz import vector_loops  # it builds on _Scope, above: imported once used
+        self.vector_loops += 1
+        # It is several statements: the budget pays for them (the generator's statements
+        # in it are fewer, and those after it), so programs stay about as big.
+        self.budget -= 3
+        lines = vector_loops.loop(self, scope)
+        self.budget -= max(0, len(lines) // 2 - 3)
+        return lines
 
     def range_call(self, scope):
         return self.rng.choice((

@@ -90,11 +90,12 @@ def enabled_bugs():
 
 
 def build(rng):
-    """(module text after the prelude, the function `f`, python_only) of one program."""
+    """(module text after the prelude, the function `f`, its builder) of one program:
+    `builder.tensor` False when it runs on Python values only."""
     tensor = rng.random() < 0.5
     builder = _RealBuilder(rng, tensor, enabled_bugs())
     function = builder.function()
-    return builder.module(), function, not tensor
+    return builder.module(), function, builder
 
 
 class _RealBuilder(_Builder):

@@ -327,7 +327,8 @@ class _Emitter:
         test = self.record.loop.test
         bound, extra = self.bound()
         kind, affine, limit = bound
-        limit_source = limit.python if limit.python is not None else f"int({limit.numpy})"
+        python = getattr(limit, "python", None)
+        limit_source = python if python is not None else f"int({self.lanes(limit)[0]})"
         chunk, total = self.fresh("chunk"), self.fresh("total")
         self.body += [
             f"{total} = {self.helper('bound_trips')}({kind!r}, {affine.base}, "
@@ -474,16 +475,17 @@ def _conjuncts(value):
 
 
 def _counter_bound(value):
-    """(kind, counter, limit) when `value` compares an Affine with an invariant integer in
-    the direction its step moves (so it fails after finitely many iterations)."""
+    """(kind, counter, limit) when `value` compares an Affine with an integer that is the
+    same in every iteration, in the direction its step moves (so it fails after finitely
+    many iterations)."""
     if not isinstance(value, Op) or value.op.type not in _COMPARISONS:
         return None
     kind = _COMPARISONS[value.op.type]
     a, b = value.inputs
     if isinstance(b, Affine) and isinstance(a, Invariant):
         a, b, kind = b, a, _MIRRORED[kind]
-    if not (isinstance(a, Affine) and isinstance(b, Invariant) and b.tensor.shape.dims == ()):
-        return None
+    if not (isinstance(a, Affine) and not varies(b) and b.tensor.shape.dims == ()):
+        return None  # (the limit may be computed in the body: `len(x)` of an unknown length)
     if (kind in ("<", "<=")) != (a.step > 0):
         return None
     return kind, a, b

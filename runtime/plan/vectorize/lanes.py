@@ -124,7 +124,9 @@ def fold(ufunc, init, values, mask, n, in_order, identity):
     if mask is not None:  # (masked lanes give the identity: faster than selecting them)
         values = np.where(expand_lanes(mask[:n], values.ndim - 1), values, identity)
     start = np.asarray(init, values.dtype)
-    return ufunc(start, ufunc.reduce(values, axis=0, dtype=values.dtype))[()]
+    # (v - x0 - x1 ... is v - (x0 + x1 ...): subtract's own reduce would alternate signs)
+    reducer = np.add if ufunc is np.subtract else ufunc
+    return ufunc(start, reducer.reduce(values, axis=0, dtype=values.dtype))[()]
 
 
 def fold_count(init, value, mask, n):

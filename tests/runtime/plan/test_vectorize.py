@@ -198,6 +198,13 @@ def counts_while_over(x):
     return s, over
 
 
+def subtracts(x):
+    s = 1
+    for i in range(ag.shape(x)[0]):
+        s -= x[i]
+    return s
+
+
 def wraps_int32(x):
     s = 0
     for v in x:
@@ -226,6 +233,7 @@ VECTORIZED = {
     "zipped": (zipped, lambda n: (ints(n), ints(n))),
     "nested_choices": (nested_choices, lambda n: (ints(n),)),
     "running_sum_break": (running_sum_break, lambda n: (ints(n, 0, 20), np.int32(4 * n))),
+    "subtracts": (subtracts, lambda n: (ints(n),)),
     "wraps_int32": (wraps_int32, lambda n: (ints(n, 2**29, 2**30),)),
     "counts_while_over": (counts_while_over, lambda n: (ints(n, -5, 20),)),
 }
@@ -234,7 +242,8 @@ VECTORIZED = {
 # traces `x[i]`, which shape inference refuses), one, a few, and several chunks.
 LENGTHS = (0, 1, 7, 3000)
 NEEDS_ONE = {"first_above_break", "first_above_return", "squares_into_tensor_array",
-             "manual_while", "strided_reverse_range", "rows_scaled", "appended_when"}
+             "manual_while", "strided_reverse_range", "rows_scaled", "appended_when",
+             "subtracts"}
 
 
 def same(got, want):
@@ -258,9 +267,9 @@ def eager(fn, inputs):
     return fn(*map(ag.constant, inputs))
 
 
-def staged_function(fn, inputs, vectorize=True):
+def staged_function(fn, inputs, vectorize=True, signature=None):
     with _vectorize(vectorize):
-        f = ag.function(fn)
+        f = ag.function(fn, input_signature=signature)
         result = f(*map(ag.constant, inputs))
         plan = f.get_concrete_function(*map(ag.constant, inputs))._plan
     return result, plan
@@ -504,3 +513,15 @@ def test_variables_that_read_each_other_are_left_alone():
     (reason,) = [reason for _, reason in plan.vectorized]
     assert "is read where its own update is decided" in reason
     assert_same(got, eager(swaps, (x,)))
+
+
+def test_an_unknown_length_is_a_bound():
+    """`for v in x` over x of shape (None,): the length is computed in the body."""
+    x = ints(500)
+    signature = [ag.TensorSpec([None], ag.int32)]
+    for fn in (sum_even, subtracts, last_above):
+        inputs = (x,) if fn is not last_above else (x, np.int32(90))
+        spec = signature if fn is not last_above else signature + [ag.TensorSpec([], ag.int32)]
+        got, plan = staged_function(fn, inputs, signature=spec)
+        assert [reason for _, reason in plan.vectorized] == [None], fn.__name__
+        assert_same(got, eager(fn, inputs))
