@@ -109,6 +109,9 @@ def _strided_slice_infer(x, *dynamic, spec):
     varying = {i for i, d in enumerate(dims) if d is None}
     varying |= {d for item, d in zip(spec, indexed)
                 if item[0] == "slice" and any(isinstance(b, tuple) for b in item[1:])}
+    # A tensor index removes its dim whatever the dim's size; whether it is in range is
+    # the run's question (a staged loop over an empty tensor traces `x[i]` it never runs).
+    varying |= {d for item, d in zip(spec, indexed) if item[0] == "dyn"}
     shapes = []
     for sentinel in (2, 3):
         index = []
