@@ -52,6 +52,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(_HERE), "examples"))
 import numpy as np  # noqa: E402
 from _harness import format_seconds, row, run_module  # noqa: E402
 from seed import sum_even  # noqa: E402  (the article's function)
+from vector_loops import count_above, masked_max  # noqa: E402
+from vector_loops import first_above as first_over  # noqa: E402
+from vector_loops import squares_into_tensor_array as square_plus_one  # noqa: E402
 
 import autograph_py as ag  # noqa: E402
 
@@ -64,42 +67,7 @@ SKIP_SECONDS = 10.0  # a mode whose call would take longer is not run at 1,000,0
 VECTORIZED = "# vectorized:"  # how the plan's source marks a loop the pass vectorized
 
 
-# --- the workloads as staged with ag.function: Python loops ------------------------------
-
-
-def count_above(x, t):
-    n = 0
-    for v in x:
-        if v > t:
-            n += 1
-    return n
-
-
-def square_plus_one(x):
-    out = ag.TensorArray(ag.float32, size=ag.shape(x)[0])
-    for i in range(ag.shape(x)[0]):
-        out = out.write(i, x[i] * x[i] + 1.0)
-    return out.stack()
-
-
-def first_over(x, t):
-    found = -1
-    for i in range(ag.shape(x)[0]):
-        if x[i] > t:
-            found = i
-            break
-    return found
-
-
-def masked_max(x, mask):
-    best = ag.constant(-np.inf, ag.float32)
-    for i in range(ag.shape(x)[0]):
-        if mask[i]:
-            best = ag.maximum(best, x[i])
-    return best
-
-
-# --- the same loops in plain Python, on lists -------------------------------------------
+# --- the workloads as staged with ag.function: Python loops (examples/vector_loops.py) --
 
 
 def square_plus_one_python(x):

@@ -13,7 +13,7 @@ from autograph_py.runtime.onnx.table import ExportError
 
 import autograph_py as ag
 from autograph_py.recursion import StagedRecursionError
-from tests.converters.corpus import CASES
+from tests.converters.tensor_cases import as_tensor, tensor_cases
 from tests.onnx import runners
 
 # Refused on purpose (case name -> the error and the text it must carry).
@@ -25,24 +25,7 @@ REFUSED = {
 }
 
 
-def _tensor(value):
-    if isinstance(value, (bool, int, float)) or (
-            isinstance(value, list) and value and
-            all(isinstance(v, (int, float)) for v in value)):
-        return ag.constant(value)
-    return None
-
-
-def _staged_params():
-    for case in CASES:
-        if case.python_only:
-            continue
-        for i, args in enumerate(case.arg_tuples()):
-            if all(_tensor(a) is not None for a in args):
-                yield pytest.param(case, i, id=f"{case.name}-{i}")
-
-
-STAGED = list(_staged_params())
+STAGED = [pytest.param(case, i, id=f"{case.name}-{i}") for case, i in tensor_cases()]
 
 
 def _expected(case, index, outputs):
@@ -67,7 +50,7 @@ def test_corpus_case_exports_and_gives_pythons_answer(case, index):
     args = case.arg_tuples()[index]
     if _python_raises(case, index):
         return
-    tensors = [_tensor(a) for a in args]
+    tensors = [as_tensor(a) for a in args]
     specs = [ag.TensorSpec(t.shape, t.dtype) for t in tensors]
     if case.name in REFUSED:
         error, text = REFUSED[case.name]

@@ -32,7 +32,7 @@ from autograph_py.runtime.plan.vectorize.values import (
 # The first chunk of a loop that may stop early (a `break`) is smaller, so a search that
 # hits at once costs little; chunks grow by GROWTH up to MAX_CHUNK lanes, the memory a
 # chunk's arrays may take.
-FIRST_CHUNK = 4096
+FIRST_CHUNK = 1 << 14
 GROWTH = 8
 MAX_CHUNK = 1 << 20
 # Fewer iterations than this are left to the loop: a chunk costs a few dozen numpy
@@ -81,7 +81,13 @@ class _Emitter:
         return name
 
     def kernel(self, op):
+        """The global of the op's kernel: specialized to its inputs' static dtypes where
+        that gives the same results (the plan ignores float warnings already)."""
         kernel = op.opdef.kernel
+        specialize = getattr(kernel, "specialize", None)
+        if specialize is not None and op.inputs and not op.attrs:
+            fast = specialize(*(t.dtype.np_dtype for t in op.inputs))
+            kernel = getattr(fast, "__wrapped__", fast) or kernel
         name = self.program.namer.kernel(kernel, op.type)
         self.program.namespace[name] = kernel
         return name
@@ -155,8 +161,8 @@ class _Emitter:
         if key in self.memo:
             return
         self.memo[key] = None
-        self.body.append(f"{self.helper('check_range')}({value.base}, {value.step}, {self.trips}, "
-                         f"{self.dtype(value.tensor)})")
+        self.body.append(f"{self.helper('check_range')}({value.base}, {value.step}, "
+                         f"{self.trips}, {_bounds(value.tensor)})")
 
     def broadcastable(self, value, rank):
         source, is_lanes = self.lanes(value)
@@ -358,7 +364,7 @@ class _Emitter:
             elif role is not None:
                 sources.append(self.held_as_plan(
                     j, f"{self.helper('advance')}({self.names[j]}, {role[1]}, {self.n}, "
-                       f"{self.dtype(self.tensors[j])})", python=True))
+                       f"{_bounds(self.tensors[j])})", python=True))
             else:
                 sources.append(self.final(j))
         self.body.append(f"{', '.join(targets)} = {', '.join(sources)}")
@@ -489,6 +495,12 @@ def _counter_bound(value):
     if (kind in ("<", "<=")) != (a.step > 0):
         return None
     return kind, a, b
+
+
+def _bounds(tensor):
+    """`low, high`: the range of an integer tensor's dtype, as source."""
+    info = np.iinfo(tensor.dtype.np_dtype)
+    return f"{info.min}, {info.max}"
 
 
 def _identity(fold, np_dtype):

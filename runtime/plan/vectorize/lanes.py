@@ -9,8 +9,8 @@ its inputs.
 - `bound_trips(kind, base, step, limit)`: the iterations left before a counter test
   `base + step * k <kind> limit` fails, counting the one where it fails (the rotated
   loop runs that one: its test is computed at the end of the body).
-- `check_range(base, step, trips, dtype)`: that `base + step * k` stays in `dtype` for
-  every lane (the one-by-one loop would wrap it around).
+- `check_range(base, step, trips, low, high)`: that `base + step * k` stays in a
+  dtype's range for every lane (the one-by-one loop would wrap it around).
 - `lane_rows(x, base, step, trips)`: `x[base + step * k]` for every lane, as a slice.
 - `lane_take(x, indices)`: `x[indices[k]]` for every lane (GatherV2's rule: in range).
 - `affine_lanes(base, step, trips, dtype)`: the lanes of a counter as an array.
@@ -35,7 +35,8 @@ its inputs.
   after the selected writes, by its scatter kernel (one call: every index differs, or
   the kernel refuses and the iterations run one by one), or as it was.
 - `last_hit_scan(init, values, mask, trips)`: each lane's value after it.
-- `advance(counter, step, n, dtype)`: the counter after `n` iterations, as a Python int.
+- `advance(counter, step, n, low, high)`: the counter after `n` iterations, as a Python
+  int, in its dtype's range.
 - `broadcast_lanes(value, trips)`: an invariant as lanes.
 - `vector_fallback(error)`: records why a chunk fell back (`FALLBACKS`, for tests).
 """
@@ -65,11 +66,10 @@ def bound_trips(kind, base, step, limit):
     return max(0, first) + 1
 
 
-def check_range(base, step, trips, dtype):
-    info = np.iinfo(dtype)
+def check_range(base, step, trips, low, high):
     last = base + step * (trips - 1)
-    if not (info.min <= base <= info.max and info.min <= last <= info.max):
-        raise VectorFallback(f"an index leaves {np.dtype(dtype).name}")
+    if not (low <= base <= high and low <= last <= high):
+        raise VectorFallback(f"an integer leaves [{low}, {high}]")
 
 
 def lane_rows(x, base, step, trips):
@@ -90,7 +90,8 @@ def lane_take(x, indices):
 
 
 def affine_lanes(base, step, trips, dtype):
-    check_range(base, step, trips, dtype)
+    info = np.iinfo(dtype)
+    check_range(base, step, trips, info.min, info.max)
     return np.arange(base, base + step * trips, step, dtype=dtype)[:trips]
 
 
@@ -206,11 +207,10 @@ def last_hit_scan(init, values, mask, trips):
     return np.where(expand_lanes(last >= 0, start.ndim), picked, start)
 
 
-def advance(counter, step, n, dtype):
+def advance(counter, step, n, low, high):
     value = int(counter) + step * n
-    info = np.iinfo(dtype)
-    if not info.min <= value <= info.max:
-        raise VectorFallback(f"the loop counter leaves {np.dtype(dtype).name}")
+    if not low <= value <= high:
+        raise VectorFallback(f"the loop counter leaves [{low}, {high}]")
     return value
 
 

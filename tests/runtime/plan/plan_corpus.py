@@ -32,6 +32,7 @@ from default_runtime import branch_loop, count_loop, make_rnn  # noqa: E402
 from runtime_overhead import CHAIN_OPS, chain  # noqa: E402
 from seed import square_if_positive, sum_even  # noqa: E402
 from seed_comparison import collatz_steps, count_to, fibonacci  # noqa: E402
+from vector_loops import running_sum_until  # noqa: E402
 
 
 class Built(NamedTuple):
@@ -431,16 +432,16 @@ def vectorized_float_sum():
     return _traced(float_sum_in_order, x)
 
 
-def squares_into_tensor_array(x):
+def halves_or_negations(x):
     out = ag.TensorArray(ag.float32, size=ag.shape(x)[0])
     for i in range(ag.shape(x)[0]):
-        out = out.write(i, x[i] * x[i] + 1.0)
+        out = out.write(i, ag.where(x[i] > 0.0, x[i] / 2.0, -x[i]))
     return out.stack()
 
 
 @case
 def vectorized_tensor_array_map():
-    return _traced(squares_into_tensor_array, np.linspace(-2, 2, 37, dtype=np.float32))
+    return _traced(halves_or_negations, np.linspace(-2, 2, 37, dtype=np.float32))
 
 
 def doubled_odd_rows(m):
@@ -454,17 +455,6 @@ def doubled_odd_rows(m):
 @case
 def vectorized_list_append_rows():
     return _traced(doubled_odd_rows, np.arange(24, dtype=np.int32).reshape(8, 3))
-
-
-def running_sum_until(x, limit):
-    s = 0
-    steps = 0
-    for v in x:
-        s += v
-        steps += 1
-        if s > limit:
-            break
-    return s, steps
 
 
 @case

@@ -22,6 +22,8 @@ import autograph_py as ag
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples"))
 from seed import sum_even  # noqa: E402
+from vector_loops import count_above, running_sum_until, squares_into_tensor_array  # noqa: E402
+from vector_loops import first_above as first_above_break  # noqa: E402
 
 RNG = np.random.default_rng(27)
 
@@ -43,14 +45,6 @@ def floats(n):
 
 
 # --- the cases --------------------------------------------------------------------------
-
-def count_above(x, t):
-    n = 0
-    for v in x:
-        if v > t:
-            n += 1
-    return n
-
 
 def float_sum_masked(x):
     s = ag.constant(-0.0, ag.float32)
@@ -89,15 +83,6 @@ def all_and_any(x):
     return every, some
 
 
-def first_above_break(x, t):
-    found = -1
-    for i in range(ag.shape(x)[0]):
-        if x[i] > t:
-            found = i
-            break
-    return found
-
-
 def first_above_return(x, t):
     for i in range(ag.shape(x)[0]):
         if x[i] > t:
@@ -111,13 +96,6 @@ def last_above(x, t):
         if v > t:
             found = i
     return found
-
-
-def squares_into_tensor_array(x):
-    out = ag.TensorArray(ag.float32, size=ag.shape(x)[0])
-    for i in range(ag.shape(x)[0]):
-        out = out.write(i, x[i] * x[i] + 1.0)
-    return out.stack()
 
 
 def appended_when(x):
@@ -177,17 +155,6 @@ def nested_choices(x):
     return s
 
 
-def running_sum_break(x, limit):
-    s = 0
-    steps = 0
-    for v in x:
-        s += v
-        steps += 1
-        if s > limit:
-            break
-    return s, steps
-
-
 def counts_while_over(x):
     s = 0
     over = 0
@@ -232,7 +199,7 @@ VECTORIZED = {
     "strided_reverse_range": (strided_reverse_range, lambda n: (ints(n),)),
     "zipped": (zipped, lambda n: (ints(n), ints(n))),
     "nested_choices": (nested_choices, lambda n: (ints(n),)),
-    "running_sum_break": (running_sum_break, lambda n: (ints(n, 0, 20), np.int32(4 * n))),
+    "running_sum_break": (running_sum_until, lambda n: (ints(n, 0, 20), np.int32(4 * n))),
     "subtracts": (subtracts, lambda n: (ints(n),)),
     "wraps_int32": (wraps_int32, lambda n: (ints(n, 2**29, 2**30),)),
     "counts_while_over": (counts_while_over, lambda n: (ints(n, -5, 20),)),

@@ -10,27 +10,15 @@ from autograph_py.runtime.plan.passes.vectorize import INTERNAL_ERROR
 from autograph_py.runtime.plan.vectorize import emit
 
 import autograph_py as ag
-from tests.converters.corpus import CASES
+from tests.converters.tensor_cases import as_tensor, tensor_cases
 
-
-def _tensor(value):
-    if isinstance(value, (bool, int, float)) or (
-            isinstance(value, list) and value and
-            all(isinstance(v, (int, float)) for v in value)):
-        return ag.constant(value)
-    return None
-
-
-STAGED = [pytest.param(case, i, id=f"{case.name}-{i}")
-          for case in CASES if not case.python_only
-          for i, args in enumerate(case.arg_tuples())
-          if all(_tensor(a) is not None for a in args)]
+STAGED = [pytest.param(case, i, id=f"{case.name}-{i}") for case, i in tensor_cases()]
 
 
 def _run(case, index, vectorize, monkeypatch):
     monkeypatch.setenv("AUTOGRAPH_VECTORIZE", "1" if vectorize else "0")
     function = ag.function(case.fn)
-    tensors = [_tensor(a) for a in case.arg_tuples()[index]]
+    tensors = [as_tensor(a) for a in case.arg_tuples()[index]]
     try:
         result = function(*tensors)
     except Exception as error:  # noqa: BLE001 (compared between the two runs)
