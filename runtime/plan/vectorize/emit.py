@@ -344,7 +344,14 @@ class _Emitter:
             f"{self.trips} = min({total}, {chunk})",
         ]
         self.check_affine(affine)
-        if extra:
+        flag = self.break_flag(extra)
+        if flag is not None:  # (the first lane its mask holds in, without the scan)
+            j, mask = flag
+            self.body += [f"{self.n} = 1 if {self.names[j]} else "
+                          f"{self.helper('first_hit')}({mask}, {self.trips})",
+                          f"{self.more} = {self.n} == {self.trips} < {total} and not "
+                          f"{self.names[j]} and not {mask}[{self.n} - 1]"]
+        elif extra:
             go = self.as_lanes(extra[0])
             for value in extra[1:]:
                 go = self.bind("go", f"{go} & {self.as_lanes(value)}")
@@ -383,6 +390,21 @@ class _Emitter:
                 f"    except Exception as {error}:",
                 f"        {self.helper('vector_fallback')}({error})"]
 
+    def break_flag(self, extra):
+        """(loop variable, mask source) when the rest of the test is `not flag` for a
+        flag set to True where the mask holds (a `break`, a `return`), else None."""
+        if len(extra) != 1 or not isinstance(extra[0], Op) or \
+                extra[0].op.type != "LogicalNot":
+            return None
+        j = self.next_value_of.get(id(extra[0].inputs[0]))
+        update = self.updates.get(j)
+        if update is None or update.kind != "set" or len(update.cases) != 1 or \
+                getattr(update.cases[0][1], "python", None) != "True" or \
+                self.tensors[j].shape.rank != 0:
+            return None
+        mask = self.mask_and_values(update, with_values=False)[0]
+        return None if mask == "None" else (j, mask)
+
     def bound(self):
         """((kind, counter, limit), other conjuncts) of the loop test: the comparison of
         a counter that stops the loop, and the rest (a `break` flag)."""
@@ -412,8 +434,10 @@ class _Emitter:
                 self.tensors[j].dtype.np_dtype.kind in "iu" and not self.tensors[j].shape.rank:
             mask = self.mask_and_values(update, with_values=False)[0]
             value = self.lanes(update.cases[0][1])[0]
-            source = f"{self.helper('fold_count')}({init}, {value}, {mask}, {self.n})"
-            return self.held_as_plan(j, self.bind(f"{self.names[j]}_final", source))
+            source = (f"{self.helper('fold_count')}({self.names[j]}, {value}, {mask}, "
+                      f"{self.n}, {_bounds(self.tensors[j])})")
+            return self.held_as_plan(j, self.bind(f"{self.names[j]}_final", source),
+                                     python=True)
         mask, values, per_lane = self.mask_and_values(update)
         if update.kind == "fold":
             np_dtype = self.tensors[j].dtype.np_dtype

@@ -23,8 +23,11 @@ its inputs.
   other (floats: `accumulate`, the sequential rounding), else by `reduce` (integers and
   bools, where the wraparound makes any order give the same bits; masked lanes give
   `identity`). No lane: `init` itself.
-- `fold_count(init, value, mask, n)`: an integer `v += value` (the same value in every
-  lane: a count) as `init + value * count`, wrapped (`wrap`) as the loop would.
+- `fold_count(init, value, mask, n, low, high)`: an integer `v += value` (the same value
+  in every lane: a count) as `init + value * count`, a Python int wrapped into
+  `[low, high]` as the loop would wrap it.
+- `first_hit(mask, trips)`: the lanes that run when a `break` flag is set where `mask`
+  first holds (all `trips` when it never does).
 - `fold_scan(ufunc, init, values, mask, trips, identity)`: each lane's value after it.
 - `last_hit(init, values, mask, n, per_lane)`: the value of the last of the first `n`
   lanes where `mask` holds (`values[k]`, or `values` itself when not `per_lane`), or
@@ -130,19 +133,13 @@ def fold(ufunc, init, values, mask, n, in_order, identity):
     return ufunc(start, reducer.reduce(values, axis=0, dtype=values.dtype))[()]
 
 
-def fold_count(init, value, mask, n):
+def fold_count(init, value, mask, n, low, high):
     count = n if mask is None else int(np.count_nonzero(mask[:n]))
-    if not count:
-        return init
-    dtype = np.asarray(init).dtype
-    return wrap(int(init) + int(value) * count, dtype)
-
-
-def wrap(number, dtype):
-    """A Python int as `dtype` holds it: two's-complement wraparound."""
-    info = np.iinfo(dtype)
-    span = 1 << info.bits
-    return np.asarray((number - info.min) % span + info.min, dtype)[()]
+    total = int(init) + int(value) * count
+    if not low <= total <= high:  # two's-complement wraparound, as the loop's
+        span = high - low + 1
+        total = (total - low) % span + low
+    return total
 
 
 def fold_scan(ufunc, init, values, mask, trips, identity):
@@ -158,8 +155,18 @@ def fold_scan(ufunc, init, values, mask, trips, identity):
 def last_index(mask, n):
     if mask is None:
         return n - 1
-    hits = np.flatnonzero(mask[:n])
-    return int(hits[-1]) if hits.size else -1
+    if not n:
+        return -1
+    backwards = mask[n - 1::-1]
+    last = int(np.argmax(backwards))  # (numpy stops at the first True)
+    return n - 1 - last if backwards[last] else -1
+
+
+def first_hit(mask, trips):
+    """How many lanes run when the loop stops after the first lane where `mask` holds
+    (a `break` flag set there)."""
+    first = int(np.argmax(mask[:trips]))
+    return first + 1 if trips and mask[first] else trips
 
 
 def last_hit(init, values, mask, n, per_lane):
@@ -224,8 +231,7 @@ def vector_fallback(error):
     FALLBACKS.append(error)
 
 
-GLOBALS = {f.__name__: f for f in (bound_trips, check_range, lane_rows, lane_take,
-                                   affine_lanes, expand_lanes, until_false, fold, fold_count,
-                                   fold_scan, last_hit, last_hit_affine, last_hit_scan,
-                                   append_rows, scatter_rows, advance, broadcast_lanes,
-                                   vector_fallback)}
+GLOBALS = {f.__name__: f for f in (
+    bound_trips, check_range, lane_rows, lane_take, affine_lanes, expand_lanes, until_false,
+    first_hit, fold, fold_count, fold_scan, last_hit, last_hit_affine, last_hit_scan,
+    append_rows, scatter_rows, advance, broadcast_lanes, vector_fallback)}
