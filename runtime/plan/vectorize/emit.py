@@ -223,8 +223,7 @@ class _Emitter:
             return self.bind(self.label(value),
                              f"{self.kernel(value.op)}({', '.join(args)}, **{attrs})")
         index = value.inputs[1]
-        if isinstance(index, Affine):
-            self.check_affine(index)
+        if isinstance(index, Affine):  # (lane_rows keeps it in [0, rows): in its dtype)
             call = f"{self.helper('lane_rows')}({source}, {index.base}, {index.step}, {self.trips})"
         else:
             call = f"{self.helper('lane_take')}({source}, {self.lanes(index)[0]})"
@@ -338,12 +337,12 @@ class _Emitter:
         chunk, total = self.fresh("chunk"), self.fresh("total")
         self.body += [
             f"{total} = {self.helper('bound_trips')}({kind!r}, {affine.base}, "
-            f"{affine.step}, {limit_source})",
+            f"{affine.step}, {limit_source}, {_bounds(affine.tensor)})",
             f"if {total} < {MIN_TRIPS}:",
             "    break",
             f"{self.trips} = min({total}, {chunk})",
         ]
-        self.check_affine(affine)
+        self.memo[("range", affine.base, affine.step)] = None  # (bound_trips checks it)
         flag = self.break_flag(extra)
         if flag is not None:  # (the first lane its mask holds in, without the scan)
             j, mask = flag

@@ -6,9 +6,10 @@ the iterations, run one by one, would give them, or raises `VectorFallback` when
 cannot (an index out of range, an integer leaving its dtype), and the loop runs the rest
 of its iterations one by one from the state the chunk started in. Nothing here changes
 its inputs.
-- `bound_trips(kind, base, step, limit)`: the iterations left before a counter test
-  `base + step * k <kind> limit` fails, counting the one where it fails (the rotated
-  loop runs that one: its test is computed at the end of the body).
+- `bound_trips(kind, base, step, limit, low, high)`: the iterations left before a counter
+  test `base + step * k <kind> limit` fails, counting the one where it fails (the
+  rotated loop runs that one: its test is computed at the end of the body), after
+  checking the counter stays in its dtype's `[low, high]` over all of them.
 - `check_range(base, step, trips, low, high)`: that `base + step * k` stays in a
   dtype's range for every lane (the one-by-one loop would wrap it around).
 - `lane_rows(x, base, step, trips)`: `x[base + step * k]` for every lane, as a slice.
@@ -57,7 +58,7 @@ def _ceil_div(a, b):
     return -(-a // b)
 
 
-def bound_trips(kind, base, step, limit):
+def bound_trips(kind, base, step, limit, low, high):
     if kind == "<":
         first = _ceil_div(limit - base, step)
     elif kind == "<=":
@@ -66,7 +67,9 @@ def bound_trips(kind, base, step, limit):
         first = _ceil_div(base - limit, -step)
     else:  # ">="
         first = (base - limit) // -step + 1
-    return max(0, first) + 1
+    trips = max(0, first) + 1
+    check_range(base, step, trips, low, high)
+    return trips
 
 
 def check_range(base, step, trips, low, high):
