@@ -72,6 +72,10 @@ def _scatter_kernel(buffer, written, indices, values, dynamic_size, element_shap
         raise ValueError(f"TensorArray element of shape {element} differs from the shape "
                          f"{buffer.shape[1:]} of the elements written before")
     rows = max(size, needed)
+    if isinstance(positions, slice) and positions.start == 0 and positions.stop == rows:
+        # every row written at once, in order (a vectorized loop's map): nothing of the
+        # old buffer or mask is left
+        return np.array(values, dtype=buffer.dtype), np.ones(rows, bool)
     out = np.zeros((rows, *element), buffer.dtype)
     out[:buffer.shape[0]] = buffer.reshape((buffer.shape[0], *element))
     out[positions] = values

@@ -499,3 +499,17 @@ def test_a_range_over_an_empty_tensor_traces_its_reads():
     for fn in (first_above_break, subtracts):
         inputs = (x, np.int32(1)) if fn is first_above_break else (x,)
         assert_same(staged_function(fn, inputs)[0], eager(fn, inputs))
+
+
+def test_a_scatter_of_every_row_in_order_is_the_rows():
+    """The scatter kernel's shortcut for a TensorArray written whole, in order (what a
+    vectorized map does), against writes one by one."""
+    rows = ints(12).reshape(4, 3)
+    whole = ag.TensorArray(ag.int32, size=4).scatter([0, 1, 2, 3], ag.constant(rows))
+    one_by_one = ag.TensorArray(ag.int32, size=4)
+    for i in range(4):
+        one_by_one = one_by_one.write(i, ag.constant(rows[i]))
+    assert_same(whole.stack(), one_by_one.stack())
+    grown = ag.TensorArray(ag.int32, size=0, dynamic_size=True).scatter(
+        [0, 1, 2, 3], ag.constant(rows))
+    assert_same(grown.stack(), one_by_one.stack())
