@@ -142,8 +142,7 @@ class _Emitter:
             return self.scan(j), True
         if isinstance(value, Invariant):
             return value.numpy, False
-        if isinstance(value, Affine):
-            self.check_affine(value)
+        if isinstance(value, Affine):  # (affine_lanes checks its range)
             return self.bind("counter", f"{self.helper('affine_lanes')}({value.base}, "
                                         f"{value.step}, {self.trips}, "
                                         f"{self.dtype(value.tensor)})"), True
@@ -297,7 +296,7 @@ class _Emitter:
         mask = "None"
         if update.keeps:
             present = [m for m in masks if m is not None]
-            mask = present[0] if len(present) == 1 and len(masks) == 1 else \
+            mask = present[0] if len(present) == 1 else \
                 self.bind("changes", " | ".join(present)) if present else "None"
         if values[0] is None:
             result = (mask, None, True)
@@ -460,23 +459,15 @@ class _Emitter:
         return _concat_of(self.outputs[update.index])
 
     def write(self, update):
-        scatters = [payload[0] for _, payload in update.cases]
-        if any(s.op.attrs != scatters[0].op.attrs for s in scatters):
-            raise NotVectorizable(f"TensorArray '{self.names[update.index]}' is written with "
-                                  "different settings")
-        masks = [self.condition(conds) for conds, _ in update.cases]
-        present = [m for m in masks if m is not None]
-        mask = "None" if not update.keeps or not present else \
-            present[0] if len(present) == 1 else self.bind("changes", " | ".join(present))
-        indices = [payload[1] for _, payload in update.cases]
-        rows = [payload[2] for _, payload in update.cases]
         if len(update.cases) > 1:
             raise NotVectorizable(f"TensorArray '{self.names[update.index]}' is written in "
                                   "several places")
-        index_lanes, row_lanes = self.as_lanes(indices[0]), self.as_lanes(rows[0])
-        attrs = self.constant("scatter_attrs", scatters[0].op.attrs)
+        (_, (scatter, index, row)), = update.cases
+        mask = self.mask_and_values(update, with_values=False)[0]
+        index_lanes, row_lanes = self.as_lanes(index), self.as_lanes(row)
+        attrs = self.constant("scatter_attrs", scatter.op.attrs)
         buffer, written = self.numpy_var(update.index), self.numpy_var(update.partner)
-        source = (f"{self.helper('scatter_rows')}({self.kernel(scatters[0].op)}, {buffer}, "
+        source = (f"{self.helper('scatter_rows')}({self.kernel(scatter.op)}, {buffer}, "
                   f"{written}, {index_lanes}, {row_lanes}, {mask}, {self.n}, {attrs})")
         self.memo[("write", update.index)] = name = self.bind("scatter", source)
         return name
@@ -511,7 +502,7 @@ def _counter_bound(value):
         return None
     kind = _COMPARISONS[value.op.type]
     a, b = value.inputs
-    if isinstance(b, Affine) and isinstance(a, Invariant):
+    if isinstance(b, Affine) and not varies(a):  # (`n > i`)
         a, b, kind = b, a, _MIRRORED[kind]
     if not (isinstance(a, Affine) and not varies(b) and b.tensor.shape.dims == ()):
         return None  # (the limit may be computed in the body: `len(x)` of an unknown length)

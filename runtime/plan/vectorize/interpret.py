@@ -46,7 +46,7 @@ def interpret(program, record, roles):
         elif role == "same":
             env[name] = outer(program, name, t)
         elif role is not None:
-            env[name] = Affine(python_source(program, name, t), role[1], t)
+            env[name] = Affine(_python_int(program, name), role[1], t)
         else:
             env[name] = Carried(j, t)
     for i, t in zip(attrs["body_indices"], body_graph.inputs[num_vars:]):
@@ -67,7 +67,7 @@ def outer(program, name, tensor):
     return Invariant(name, None, tensor)
 
 
-def python_source(program, name, tensor):
+def _python_int(program, name):
     """The source of a rank-0 integer loop variable as a Python int."""
     return name if name in program.held else f"int({name})"
 

@@ -101,7 +101,7 @@ def _update(value, j, name):
                     keeps=len(changes) < len(cases))
     if kind == "fold":
         ops = {payload[0] for _, payload in update.cases}
-        if ops == {"Add", "Sub"} and update_is_integer(value):
+        if ops == {"Add", "Sub"} and value.tensor.dtype.np_dtype.kind in "iu":
             # v - x is v + (-x) when integers wrap: one fold adding both
             update.cases = [(conds, ("Add", Negated(x) if op == "Sub" else x))
                             for conds, (op, x) in update.cases]
@@ -113,10 +113,6 @@ def _update(value, j, name):
     elif kind in ("set", "append"):
         update.cases = [(conds, payload[0]) for conds, payload in update.cases]
     return update
-
-
-def update_is_integer(value):
-    return value.tensor.dtype.np_dtype.kind in "iu"
 
 
 def _cases(value, j, conds, name):

@@ -513,3 +513,21 @@ def test_a_scatter_of_every_row_in_order_is_the_rows():
     grown = ag.TensorArray(ag.int32, size=0, dynamic_size=True).scatter(
         [0, 1, 2, 3], ag.constant(rows))
     assert_same(grown.stack(), one_by_one.stack())
+
+
+def counts_down_from_the_left(x):
+    """`n > i`: the bound on the left of the comparison, computed in the body."""
+    i = 0
+    s = 0
+    while ag.shape(x)[0] > i:
+        s += x[i]
+        i += 1
+    return s
+
+
+def test_a_bound_on_the_left_of_the_comparison():
+    x = ints(300)
+    got, plan = staged_function(counts_down_from_the_left, (x,),
+                                signature=[ag.TensorSpec([None], ag.int32)])
+    assert [reason for _, reason in plan.vectorized] == [None]
+    assert_same(got, eager(counts_down_from_the_left, (x,)))
