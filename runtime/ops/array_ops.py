@@ -94,7 +94,9 @@ def transpose(a, perm=None, name=None):
 
 
 def _expand_dims_kernel(x, axis):
-    return np.expand_dims(x, infer.normalize_axis(axis, x.ndim, extra=1))
+    axis = infer.normalize_axis(axis, x.ndim, extra=1)
+    shape = x.shape
+    return x.reshape(shape[:axis] + (1,) + shape[axis:])  # (np.expand_dims costs 2 µs)
 
 
 def _expand_dims_infer(x, axis):

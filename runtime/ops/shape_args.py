@@ -68,7 +68,7 @@ def resolve(static, arrays):
     """The shape as a tuple of ints, in a kernel."""
     if static is not None:
         return static
-    return tuple(int(d) for d in arrays[0])
+    return tuple(arrays[0].tolist())  # (Python ints, in one call)
 
 
 def infer_target(static, specs):

@@ -7,7 +7,9 @@ declared, shape `(0,)`); a write gives it `size` rows, unwritten ones zero.
 - `TensorArrayScatter(buffer, written, indices, values)`: the array with `values[k]` at
   `indices[k]`; grows `size` when `dynamic_size`, else an index past `size` is an error;
   an element whose shape differs from the others' (or the declared `element_shape`) is
-  an error; the same index twice in one scatter is an error.
+  an error; the same index twice in one scatter is an error. Its kernel's `in_order`
+  (`scatter_range(buffer, written, start, values, ...)`) is the same result, without an
+  index array, when the writes fill a never-written array in order, else None.
 - `TensorArrayCheckRead(written, indices)`: `indices`, after checking each is in range
   and written (the read itself is a `gather` of the buffer, so its gradient is gather's).
 - `TensorArrayStack(buffer, written)`: the `(size, *element_shape)` tensor; with no
@@ -83,6 +85,50 @@ def _scatter_kernel(buffer, written, indices, values, dynamic_size, element_shap
     mask[:size] = written
     mask[positions] = True
     return out, mask
+
+
+def scatter_range(buffer, written, start, values, dynamic_size, element_shape):
+    """TensorArrayScatter's result for the indices start, start + 1, ... when they write
+    every element of an array no element of which was written before (a vectorized loop's
+    map: the rows themselves, no index array), else None (the kernel decides)."""
+    del dynamic_size  # (growth is past `size`: not this case)
+    size = written.shape[0]
+    if start or values.ndim == 0 or values.shape[0] != size or buffer.shape[0] or \
+            not _fits(element_shape, values.shape[1:]):
+        return None
+    # (a kernel's fresh array is the buffer as is; a view, e.g. of an input, is copied)
+    rows = values if values.dtype == buffer.dtype and values.flags.owndata else \
+        np.array(values, dtype=buffer.dtype)
+    return rows, _all_written(size)
+
+
+_EVERY = [np.ones(0, bool)]  # a read-only row of Trues, grown to the largest size asked
+
+
+def _all_written(size):
+    """A written mask of `size` Trues: a read-only view (np.ones of a bool array costs
+    µs, the view 0.2; no kernel changes its inputs)."""
+    every = _EVERY[0]
+    if every.shape[0] < size:
+        every = np.ones(max(size, 2 * every.shape[0]), bool)
+        every.flags.writeable = False
+        _EVERY[0] = every
+    return every[:size]
+
+
+def _fits(element_shape, element):
+    """`TensorShape(element_shape).is_compatible_with(element)`, without the objects."""
+    if element_shape is None or element_shape == element:
+        return True
+    if len(element_shape) != len(element):
+        return False
+    for declared, actual in zip(element_shape, element):
+        if declared is not None and declared != actual:
+            return False
+    return True
+
+
+_scatter_kernel.in_order = scatter_range  # (what a vectorized loop calls first)
 
 
 def _merged(a, b):

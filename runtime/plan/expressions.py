@@ -16,6 +16,13 @@ error); `divisor` is the value of a constant second operand, else None.
   divisor that may be zero calls the kernel instead, which raises its ZeroDivisionError.
   Each candidate is checked once, on sample scalars of the static dtypes, to give the
   static output dtype (else the kernel stays).
+- `never_warns(op, arrays)`: whether numpy never warns running the op (comparisons,
+  logical ops, indexing; integer arithmetic on arrays), so it needs no errstate.
+- `reads_a_feed(op, fed)`: whether the op's value may depend on a fed tensor (ids in
+  `fed`), whose value is the feed's, not what the graph makes.
+- `static_value(op, fed)`: the value of an op that static shapes and constants fix (a Shape,
+  `shape(x)[i]`, small integers computed from them, a Fill of no element), printed as a
+  constant.
 - Identity is its input; `static_kernel(op)` is np.matmul for a MatMul whose ranks,
   dtype, inner and batch dims are known (the kernel's checks hold), else None.
 - Scalar indexing: `GatherV2` with a rank-0 integer index and a static axis, and
@@ -34,6 +41,7 @@ error); `divisor` is the value of a constant second operand, else None.
 from typing import NamedTuple
 
 import numpy as np
+from autograph_py.runtime.constant_values import constant_value
 
 _BINARY = {"Add": "+", "Sub": "-", "Mul": "*", "RealDiv": "/", "FloorDiv": "//",
            "FloorMod": "%", "Equal": "==", "NotEqual": "!=", "Less": "<", "LessEqual": "<=",
@@ -70,6 +78,66 @@ def expression(op, args, kernel, divisor=None, scalar_item=False):
         return _gather(op, args, kernel, scalar_item)
     source = _strided_slice(op, args, scalar_item) if op.type == "StridedSlice" else None
     return None if source is None else Expression(source, False)  # may raise IndexError
+
+
+# Ops whose numpy forms never warn (comparisons of NaN are False, silently), on arrays and
+# numpy scalars alike
+_QUIET = frozenset({"Equal", "NotEqual", "Less", "LessEqual", "Greater", "GreaterEqual",
+                    "LogicalAnd", "LogicalOr", "LogicalXor", "LogicalNot", "Identity",
+                    "GatherV2", "StridedSlice", "SelectV2", "ExpandDims", "Const",
+                    "Maximum", "Minimum"})
+# ... and these, on integer and bool arrays (which wrap silently; numpy scalars warn)
+_QUIET_ARRAYS = frozenset({"Add", "AddV2", "Sub", "Mul", "Neg"})
+
+
+def never_warns(op, arrays=True):
+    """Whether running `op` (on arrays, or on numpy scalars when not `arrays`) never
+    makes numpy warn, so a plan running only such ops needs no errstate switch."""
+    if op.type in _QUIET:
+        return True
+    return arrays and op.type in _QUIET_ARRAYS and all(
+        t.dtype.np_dtype.kind in "biu" for t in (*op.inputs, *op.outputs))
+
+
+def static_value(op, fed=frozenset()):
+    """The value of a single-output op that static shapes and constants fix (the rule of
+    shape inference, runtime/ops/infer.py: `shape(x)`, `shape(x)[0]`, `size(x)` of known
+    shapes, small integer values computed from those and constants), else None: a plan
+    runs only on values of its graph's static shapes, so the kernel could only compute
+    this value (TensorFlow's grappler folds the same). `fed`: the ids of the tensors the
+    plan is fed, whose values are the feeds' (a Session may feed `shape(x)[0]` itself)."""
+    if len(op.outputs) != 1 or op.type == "Const" or op.opdef.stateful or \
+            reads_a_feed(op, fed):
+        return None
+    out = op.outputs[0]
+    if op.type == "Fill" and out.shape.is_fully_defined() and not out.shape.num_elements():
+        value = np.empty(out.shape.dims, out.dtype.np_dtype)  # (an empty TensorArray's)
+        value.flags.writeable = False
+        return value
+    value = constant_value(op.outputs[0])
+    if value is not None:
+        value = np.array(value, op.outputs[0].dtype.np_dtype)
+        value.flags.writeable = False  # (a plan's constants are shared by its calls)
+    return value
+
+
+def reads_a_feed(op, fed, limit=64):
+    """Whether the value of `op` may depend on a fed tensor (or the walk is too long to
+    tell): its inputs' producers, up to the ops whose value is their input's shape."""
+    seen, stack = set(), [op]
+    while stack:
+        op = stack.pop()
+        if id(op) in seen:
+            continue
+        seen.add(id(op))
+        if any(id(t) in fed for t in op.outputs) or len(seen) > limit:
+            return True
+        if op.type not in _SHAPE_OPS:
+            stack.extend(t.op for t in op.inputs)
+    return False
+
+
+_SHAPE_OPS = frozenset({"Shape", "Size", "Rank"})  # (their value is their input's shape)
 
 
 def is_number_scalar(tensor):

@@ -187,9 +187,12 @@ class Printer:
         self.assign(indent, loop_vars, step.inputs[:op.attrs["num_vars"]], op)
         for text in record.vector or ():
             self.line(indent, text, op)
-        for name, view in loop.views.items():
-            self.line(indent, f"{view} = scalar_view({name})", op)
         cond, body = record.blocks
+        # (after vectorized lines the loop often has nothing left to run: no view then)
+        unless_done = f" if {loop_vars[loop.test]} else None" \
+            if record.vector and cond is None else ""
+        for name, view in loop.views.items():
+            self.line(indent, f"{view} = scalar_view({name}){unless_done}", op)
         if cond is None:  # a rotated loop: the test is a variable
             self.line(indent, f"while {loop_vars[loop.test]}:", op)
         else:

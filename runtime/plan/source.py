@@ -46,7 +46,9 @@ def compile_plan(plan, namer, passes=OPTIONAL):
     # (as a Python int or bool when the plan holds it so).
     for name, t in dict(zip(plan.feed_names, plan.feed_tensors)).items():
         if name in program.held:
-            lines.append(f"    {name} = {to_python(name)}")
+            kept = program.feed_arrays.get(name)
+            lines.append(f"    {name} = {to_python(name)}" if kept is None else
+                         f"    {kept}, {name} = {name}, {to_python(name)}")
         elif name in program.operands and is_number_scalar(t):
             lines.append(f"    {name} = {name}[()]")
     # (set up, tear down) around the body, in this order

@@ -369,3 +369,55 @@ def test_long_chains_of_folded_scalar_expressions_compile(length):
     expected = chain(np.int32(3), np.int32(1))
     assert session_result == function_result == expected
     assert max(line.count("(") for line in code.splitlines()) < 200
+
+
+def _shape_arithmetic(x):
+    n = ag.shape(x)[0]
+    return n * 2 + ag.size(x), ag.zeros(ag.stack([n, 2]), ag.int32), ag.rank(x)
+
+
+def test_values_static_shapes_fix_are_constants_of_the_plan():
+    """`shape(x)[0]`, `size(x)`, `rank(x)` and small integers computed from them are
+    printed as constants when the static shape is known (the plan runs only on values
+    of that shape), and computed when it is not; the answers are the kernels'."""
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    expected = _shape_arithmetic(ag.constant(x))
+    graph = ag.Graph()
+    with graph.as_default():
+        holder = ag.placeholder(ag.float32, shape=x.shape)
+        out = _shape_arithmetic(holder)
+    with ag.Session(graph) as sess:
+        session, code = sess.run(out, {holder: x}), sess.code(out, [holder])
+    function = ag.function(_shape_arithmetic)(ag.constant(x))
+    for got in (session, [t.numpy() for t in function]):
+        for g, e in zip(got, expected):
+            _assert_same(g, e.numpy())
+    assert "Shape(" not in code and "Size(" not in code and "Rank(" not in code
+    graph = ag.Graph()
+    with graph.as_default():
+        holder = ag.placeholder(ag.float32, shape=(None, 3))
+        out = _shape_arithmetic(holder)
+    with ag.Session(graph) as sess:
+        assert "Shape(" in sess.code(out, [holder])
+        for rows in (1, 5):
+            value = np.zeros((rows, 3), np.float32)
+            for g, e in zip(sess.run(out, {holder: value}),
+                            _shape_arithmetic(ag.constant(value))):
+                _assert_same(g, e.numpy())
+
+
+def test_a_fed_shape_value_is_not_taken_from_the_static_shape():
+    """A Session may feed `shape(x)[0]` itself: what reads it takes the fed value, not
+    the one the static shape fixes."""
+    graph = ag.Graph()
+    with graph.as_default():
+        x = ag.placeholder(ag.float32, shape=(3,))
+        n = ag.shape(x)[0]
+        doubled = n * 2
+        zeros = ag.zeros(ag.stack([n * 400]), ag.int32)  # (over the small values folded)
+    with ag.Session(graph) as sess:
+        value = np.zeros(3, np.float32)
+        assert sess.run(doubled, {x: value}) == 6
+        assert sess.run(doubled, {x: value, n: 5}) == 10
+        assert sess.run(zeros, {x: value}).shape == (1200,)
+        assert sess.run(zeros, {x: value, n: 5}).shape == (2000,)

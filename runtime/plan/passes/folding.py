@@ -17,10 +17,15 @@ expression is bound to its own name.
 
 from collections import Counter
 
+import numpy as np
 from autograph_py.runtime.plan.expressions import (
     OPERATORS,
+    Expression,
     expression,
+    never_warns,
+    reads_a_feed,
     single_index,
+    static_value,
     view_read,
 )
 from autograph_py.runtime.plan.passes.records import IFS, SCALAR_INDEXING, WHILES, walk
@@ -28,6 +33,7 @@ from autograph_py.runtime.plan.python_scalars import (
     RING_OPS,
     dtype_range,
     has_python_form,
+    literal,
     python_expression,
 )
 
@@ -48,6 +54,7 @@ class _Folding:
         self.ranges = {}
         self.joins = {name for r in walk(program.block) if r.op.type in IFS | WHILES
                       for name in r.step.outputs}
+        self.fed = {id(t) for t in program.plan.feed_tensors}
 
     def block(self, block):
         reads = Counter(name for record in block.records for name in record.step.inputs)
@@ -89,7 +96,8 @@ class _Folding:
 
     def step(self, record, foldable):
         program, step, op = self.program, record.step, record.op
-        if record.ufunc is not None and record.ufunc is not step.kernel:
+        if record.ufunc is not None and record.ufunc is not step.kernel and \
+                not never_warns(op):
             program.uses_errstate = True  # float ones warn on inf/nan: the plan ignores it
         folded = self.expression(record) if "expressions" in program.enabled else None
         if folded is None:
@@ -118,6 +126,15 @@ class _Folding:
             self.unfold()
         return [f"{{{i}}}" for i in range(len(modes))]
 
+    def zero_fill(self, record):
+        """Whether a Fill makes zeros (a constant 0, not -0.0) of a static shape: numpy's
+        zeroed allocation, without the kernel's checks (the shape rule made them)."""
+        out = record.op.outputs[0]
+        value = self.program.constants.get(record.step.inputs[0])
+        return out.shape.is_fully_defined() and value is not None and \
+            np.ndim(value) == 0 and value == 0 and not np.signbit(value) and \
+            not reads_a_feed(record.op, self.fed)  # (a fed shape is not the static one)
+
     def range_of(self, name):
         """The lowest and highest value of Python integer `name` (None for a bool)."""
         program = self.program
@@ -134,6 +151,27 @@ class _Folding:
         held = program.held
         output = step.outputs[0] if len(step.outputs) == 1 else None
         inputs = step.inputs
+        value = static_value(op, self.fed)
+        if value is not None:  # (`shape(x)[0]` of a known length is that length)
+            # (bound to its name, never folded: a reader that is static too reads no
+            # operand, so nothing would bind this one)
+            self.operands_wanted(record, [])
+            if output in held:
+                value = value.item()
+                bounds = None if isinstance(value, bool) else (value, value)
+                if bounds:
+                    self.ranges[output] = bounds
+                return Expression(literal(value), False, bounds=bounds)
+            name = program.namer.fresh(f"{output}_value")
+            program.namespace[name] = value
+            return Expression(name, False)
+        if op.type == "Fill" and self.zero_fill(record):
+            self.operands_wanted(record, [])
+            name = program.namer.fresh(f"{output}_dtype")
+            program.namespace[name] = op.outputs[0].dtype.np_dtype
+            zeros = program.namer.kernel(np.zeros, "zeros")
+            program.namespace[zeros] = np.zeros
+            return Expression(f"{zeros}({op.outputs[0].shape.dims!r}, {name})", False)
         if output in held and has_python_form(op):
             args = self.operands_wanted(record, [True] * len(inputs), op.type in RING_OPS)
             folded = python_expression(op, args, record.kernel,
@@ -153,8 +191,8 @@ class _Folding:
         divisor = program.constants.get(inputs[1]) \
             if len(inputs) > 1 and inputs[1] not in held else None
         folded = expression(op, args, record.kernel, divisor, scalar_item=output in held)
-        if folded is not None and op.type in OPERATORS:  # numpy scalars warn on overflow
-            program.uses_errstate = True
+        if folded is not None and op.type in OPERATORS and not never_warns(op, arrays=False):
+            program.uses_errstate = True  # numpy scalars warn on overflow
         index = single_index(op, args) if folded is not None and record.view else None
         if index is not None and output in held:
             return view_read(op, record.view, index, folded)

@@ -13,6 +13,7 @@ when the outer one is not vectorized. Switched off, no loop is.
 """
 
 from autograph_py.runtime.errors import format_location
+from autograph_py.runtime.plan.expressions import never_warns
 from autograph_py.runtime.plan.passes.records import walk
 from autograph_py.runtime.plan.vectorize.emit import emit
 from autograph_py.runtime.plan.vectorize.interpret import NotVectorizable, interpret
@@ -28,7 +29,9 @@ def run(program):
         if record.loop is not None and not _inside_vectorized(program, record):
             try:
                 record.vector = _vectorize(program, record)
-                program.uses_errstate = True  # (the reductions' float warnings)
+                if not all(never_warns(r.op) for r in walk(record.blocks[1])
+                           if not r.control and r.loop is None):
+                    program.uses_errstate = True  # (e.g. a float fold's overflow)
             except NotVectorizable as reason:
                 record.vector_reason = str(reason)
             except Exception as error:  # a bug here must cost speed, never the program

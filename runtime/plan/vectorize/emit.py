@@ -60,6 +60,12 @@ class _Emitter:
         self.scanning = set()
         self.next_value_of = {id(outputs[j]): j for j in updates}
         self.trips, self.n, self.more = (self.fresh(base) for base in ("trips", "n", "more"))
+        # (name, mask): whether the last lane run is the one a `break` flag's mask first
+        # holds in (None: the loop has no such flag)
+        self.hit = None
+        # (counter, c, step, dtype) of the lanes `counter + c + step * k` whose range is
+        # checked already (bound_trips checks the loop test's counter)
+        self.checked = []
 
     # --- names --------------------------------------------------------------------
 
@@ -157,11 +163,31 @@ class _Emitter:
 
     def check_affine(self, value):
         key = ("range", value.base, value.step)
-        if key in self.memo:
+        if key in self.memo or self.in_range(value.origin, value.step, value.tensor):
             return
         self.memo[key] = None
         self.body.append(f"{self.helper('check_range')}({value.base}, {value.step}, "
                          f"{self.trips}, {_bounds(value.tensor)})")
+        if value.origin is not None:
+            self.checked.append((*value.origin, value.step, value.tensor.dtype))
+
+    def in_range(self, origin, step, tensor):
+        """Whether `counter + c + step * k` (origin `(counter, c)`) stays in `tensor`'s
+        dtype for k in [0, trips), as a range checked already says: the
+        counter itself is in range, and so is every value between two that are (the
+        range is an interval)."""
+        if origin is None:
+            return False
+        name, c = origin
+        for checked_name, checked_c, checked_step, dtype in self.checked:
+            if checked_name != name or checked_step != step or dtype != tensor.dtype:
+                continue
+            # (both ends of the lanes between the counter and the checked lanes' far end)
+            low, high = (min(0, checked_c), checked_c) if step > 0 else \
+                (checked_c, max(0, checked_c))
+            if low <= c <= high:
+                return True
+        return False
 
     def broadcastable(self, value, rank):
         source, is_lanes = self.lanes(value)
@@ -226,7 +252,11 @@ class _Emitter:
             call = f"{self.helper('lane_rows')}({source}, {index.base}, {index.step}, {self.trips})"
         else:
             call = f"{self.helper('lane_take')}({source}, {self.lanes(index)[0]})"
-        return self.bind(self.label(value), call)
+        # (`x[i] * x[i]` traces two reads of the same rows: one slice serves both)
+        key = ("rows", call)
+        if key not in self.memo:
+            self.memo[key] = self.bind(self.label(value), call)
+        return self.memo[key]
 
     # --- loop variables across iterations --------------------------------------------
 
@@ -342,13 +372,17 @@ class _Emitter:
             f"{self.trips} = min({total}, {chunk})",
         ]
         self.memo[("range", affine.base, affine.step)] = None  # (bound_trips checks it)
+        if affine.origin is not None:
+            self.checked.append((*affine.origin, affine.step, affine.tensor.dtype))
         flag = self.break_flag(extra)
         if flag is not None:  # (the first lane its mask holds in, without the scan)
             j, mask = flag
+            self.hit = (self.fresh("hit"), mask)
             self.body += [f"{self.n} = 1 if {self.names[j]} else "
                           f"{self.helper('first_hit')}({mask}, {self.trips})",
+                          f"{self.hit[0]} = {mask}[{self.n} - 1]",
                           f"{self.more} = {self.n} == {self.trips} < {total} and not "
-                          f"{self.names[j]} and not {mask}[{self.n} - 1]"]
+                          f"{self.names[j]} and not {self.hit[0]}"]
         elif extra:
             go = self.as_lanes(extra[0])
             for value in extra[1:]:
@@ -367,15 +401,14 @@ class _Emitter:
             if role == "test":
                 sources.append(self.held_as_plan(j, self.more, python=True))
             elif role is not None:
-                sources.append(self.held_as_plan(
-                    j, f"{self.helper('advance')}({self.names[j]}, {role[1]}, {self.n}, "
-                       f"{_bounds(self.tensors[j])})", python=True))
+                sources.append(self.held_as_plan(j, self.advance(j, role[1]), python=True))
             else:
                 sources.append(self.final(j))
         self.body.append(f"{', '.join(targets)} = {', '.join(sources)}")
         self.body.append(f"{chunk} = min({chunk} * {GROWTH}, {MAX_CHUNK})")
         # (a chunk's arrays are freed as soon as it is done)
-        dead = [*self.temporaries, self.trips, self.n, self.more, total]
+        dead = [*self.temporaries, self.trips, self.n, self.more, total,
+                *([self.hit[0]] if self.hit else [])]
         self.body.append(f"del {', '.join(dead)}")
         error = self.fresh("error")
         loop_test = self.names[test]
@@ -387,6 +420,15 @@ class _Emitter:
                 *(f"            {line}" for line in self.body),
                 f"    except Exception as {error}:",
                 f"        {self.helper('vector_fallback')}({error})"]
+
+    def advance(self, j, step):
+        """Counter j after the chunk's n iterations, as a Python int: plain arithmetic
+        when a checked range holds all its values up to `counter + step * trips`."""
+        name = self.names[j]
+        if self.in_range((name, step), step, self.tensors[j]):
+            counter = name if name in self.program.held else f"int({name})"
+            return f"{counter} + {step} * {self.n}" if step != 1 else f"{counter} + {self.n}"
+        return f"{self.helper('advance')}({name}, {step}, {self.n}, {_bounds(self.tensors[j])})"
 
     def break_flag(self, extra):
         """(loop variable, mask source) when the rest of the test is `not flag` for a
@@ -419,6 +461,9 @@ class _Emitter:
         init = self.numpy_var(j)
         if update.kind == "written":
             return self.written_after_write(update)
+        if update.kind == "set" and len(update.cases) == 1 and self.hit is not None and \
+                self.mask_and_values(update, with_values=False)[0] == self.hit[1]:
+            return self.set_at_hit(j, update.cases[0][1])
         if update.kind == "set" and len(update.cases) == 1 and \
                 isinstance(update.cases[0][1], Affine):  # (no lanes of the counter)
             affine = update.cases[0][1]
@@ -431,7 +476,8 @@ class _Emitter:
                 not varies(update.cases[0][1]) and \
                 self.tensors[j].dtype.np_dtype.kind in "iu" and not self.tensors[j].shape.rank:
             mask = self.mask_and_values(update, with_values=False)[0]
-            value = self.lanes(update.cases[0][1])[0]
+            value = getattr(update.cases[0][1], "python", None) or \
+                self.lanes(update.cases[0][1])[0]
             source = (f"{self.helper('fold_count')}({self.names[j]}, {value}, {mask}, "
                       f"{self.n}, {_bounds(self.tensors[j])})")
             return self.held_as_plan(j, self.bind(f"{self.names[j]}_final", source),
@@ -455,6 +501,23 @@ class _Emitter:
             return self.held_as_plan(j, f"{source}[0]")
         return self.held_as_plan(j, self.bind(f"{self.names[j]}_final", source))
 
+    def set_at_hit(self, j, value):
+        """Loop variable j set where the `break` flag's mask holds: the mask holds in no
+        lane before the last one run (first_hit), so j takes that lane's value if the
+        mask holds there, else keeps its own."""
+        hit, last = self.hit[0], f"{self.n} - 1"
+        python = getattr(value, "python", None)
+        if python is not None:
+            source = self.held_as_plan(j, python, python=True)
+        elif isinstance(value, Affine):
+            self.check_affine(value)
+            source = self.held_as_plan(j, f"{value.base} + {value.step} * ({last})",
+                                       python=True)
+        else:
+            values, per_lane = self.lanes(value)
+            source = self.held_as_plan(j, f"{values}[{last}]" if per_lane else values)
+        return f"({source} if {hit} else {self.names[j]})"
+
     def append_op(self, update):
         return _concat_of(self.outputs[update.index])
 
@@ -464,11 +527,17 @@ class _Emitter:
                                   "several places")
         (_, (scatter, index, row)), = update.cases
         mask = self.mask_and_values(update, with_values=False)[0]
-        index_lanes, row_lanes = self.as_lanes(index), self.as_lanes(row)
+        row_lanes = self.as_lanes(row)
         attrs = self.constant("scatter_attrs", scatter.op.attrs)
         buffer, written = self.numpy_var(update.index), self.numpy_var(update.partner)
-        source = (f"{self.helper('scatter_rows')}({self.kernel(scatter.op)}, {buffer}, "
-                  f"{written}, {index_lanes}, {row_lanes}, {mask}, {self.n}, {attrs})")
+        kernel = self.kernel(scatter.op)
+        if isinstance(index, Affine):  # (the indices are made only if the writes skip)
+            source = (f"{self.helper('scatter_affine')}({kernel}, {buffer}, {written}, "
+                      f"{index.base}, {index.step}, {self.dtype(index.tensor)}, "
+                      f"{row_lanes}, {mask}, {self.n}, {attrs})")
+        else:
+            source = (f"{self.helper('scatter_rows')}({kernel}, {buffer}, {written}, "
+                      f"{self.as_lanes(index)}, {row_lanes}, {mask}, {self.n}, {attrs})")
         self.memo[("write", update.index)] = name = self.bind("scatter", source)
         return name
 
@@ -491,6 +560,10 @@ def _concat_of(value):
 def _conjuncts(value):
     if isinstance(value, Op) and value.op.type == "LogicalAnd":
         return _conjuncts(value.inputs[0]) + _conjuncts(value.inputs[1])
+    if isinstance(value, Choice) and value.otherwise is value.pred:
+        # (`test if not flag else not flag`: a `break` in a while loop tests the rest
+        # only while the flag is unset)
+        return _conjuncts(value.pred) + _conjuncts(value.then)
     return [value]
 
 

@@ -46,7 +46,7 @@ def interpret(program, record, roles):
         elif role == "same":
             env[name] = outer(program, name, t)
         elif role is not None:
-            env[name] = Affine(_python_int(program, name), role[1], t)
+            env[name] = Affine(_python_int(program, name), role[1], t, (name, 0))
         else:
             env[name] = Carried(j, t)
     for i, t in zip(attrs["body_indices"], body_graph.inputs[num_vars:]):
@@ -63,6 +63,10 @@ def outer(program, name, tensor):
         python = literal(program.constants[name]) if name in program.held else None
         return Invariant(numpy, python, tensor)
     if name in program.held:
+        if name in program.plan.feed_names:  # (the array fed: no conversion back)
+            if name not in program.feed_arrays:
+                program.feed_arrays[name] = program.namer.fresh(f"{name}_array")
+            return Invariant(program.feed_arrays[name], name, tensor)
         return Invariant(to_numpy(name, program.held[name]), name, tensor)
     return Invariant(name, None, tensor)
 
@@ -147,11 +151,13 @@ def _affine(op, inputs):
         a, b = b, a
     t = op.outputs[0]
     if isinstance(a, Affine) and isinstance(b, Invariant) and b.python is not None:
-        if op.type == "Add":
-            return Affine(f"({a.base} + {b.python})", a.step, t)
-        if op.type == "Sub":
-            return Affine(f"({a.base} - {b.python})", a.step, t)
         c = constant_int(b)
+        if op.type in ("Add", "Sub"):
+            sign = 1 if op.type == "Add" else -1
+            origin = (a.origin[0], a.origin[1] + sign * c) \
+                if a.origin is not None and c is not None else None
+            return Affine(f"({a.base} {'+' if sign > 0 else '-'} {b.python})", a.step, t,
+                          origin)
         if c:
             return Affine(f"({a.base} * {c})", a.step * c, t)
     if op.type == "Sub" and isinstance(a, Invariant) and isinstance(b, Affine) and \

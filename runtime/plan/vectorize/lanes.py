@@ -38,6 +38,9 @@ its inputs.
 - `scatter_rows(scatter, buffer, written, indices, rows, mask, n, attrs)`: a TensorArray
   after the selected writes, by its scatter kernel (one call: every index differs, or
   the kernel refuses and the iterations run one by one), or as it was.
+- `scatter_affine(scatter, buffer, written, base, step, dtype, rows, mask, n, attrs)`:
+  the same for the indices `base + step * k` (of `dtype`): writes in order by the
+  kernel's `in_order` case when it has one and takes them, else through `scatter_rows`.
 - `last_hit_scan(init, values, mask, trips)`: each lane's value after it.
 - `advance(counter, step, n, low, high)`: the counter after `n` iterations, as a Python
   int, in its dtype's range.
@@ -54,21 +57,17 @@ class VectorFallback(Exception):
     """A chunk cannot be run as arrays exactly: the loop runs its iterations one by one."""
 
 
-def _ceil_div(a, b):
-    return -(-a // b)
-
-
 def bound_trips(kind, base, step, limit, low, high):
-    if kind == "<":
-        first = _ceil_div(limit - base, step)
-    elif kind == "<=":
+    # (the strict tests, `<` and `>`, both run ceil((limit - base) / step) iterations
+    # before the failing one; `<=` and `>=` floor(...) + 1; negative counts are none)
+    if kind == "<" or kind == ">":
+        first = -((base - limit) // step)
+    else:
         first = (limit - base) // step + 1
-    elif kind == ">":
-        first = _ceil_div(base - limit, -step)
-    else:  # ">="
-        first = (base - limit) // -step + 1
-    trips = max(0, first) + 1
-    check_range(base, step, trips, low, high)
+    trips = first + 1 if first > 0 else 1
+    last = base + step * first if first > 0 else base
+    if not (low <= base <= high and low <= last <= high):
+        raise VectorFallback(f"an integer leaves [{low}, {high}]")
     return trips
 
 
@@ -80,6 +79,10 @@ def check_range(base, step, trips, low, high):
 
 def lane_rows(x, base, step, trips):
     size = x.shape[0] if x.ndim else 0
+    if step == 1:  # (the common case, without the general one's arithmetic)
+        stop = base + trips
+        if 0 <= base and stop <= size:
+            return x[base:stop]
     last = base + step * (trips - 1)
     if not (0 <= base < size and 0 <= last < size):
         raise VectorFallback(f"an index in [{min(base, last)}, {max(base, last)}] is out of "
@@ -95,9 +98,15 @@ def lane_take(x, indices):
     return x[indices]
 
 
+_RANGES = {}  # dtype -> (lowest, highest): np.iinfo costs a µs a call
+
+
 def affine_lanes(base, step, trips, dtype):
-    info = np.iinfo(dtype)
-    check_range(base, step, trips, info.min, info.max)
+    bounds = _RANGES.get(dtype)
+    if bounds is None:
+        info = np.iinfo(dtype)
+        bounds = _RANGES[dtype] = (int(info.min), int(info.max))
+    check_range(base, step, trips, *bounds)
     return np.arange(base, base + step * trips, step, dtype=dtype)[:trips]
 
 
@@ -137,7 +146,8 @@ def fold(ufunc, init, values, mask, n, in_order, identity):
 
 
 def fold_count(init, value, mask, n, low, high):
-    count = n if mask is None else int(np.count_nonzero(mask[:n]))
+    count = n if mask is None else \
+        int(np.count_nonzero(mask if mask.shape[0] == n else mask[:n]))
     total = int(init) + int(value) * count
     if not low <= total <= high:  # two's-complement wraparound, as the loop's
         span = high - low + 1
@@ -160,6 +170,8 @@ def last_index(mask, n):
         return n - 1
     if not n:
         return -1
+    if mask[n - 1]:  # (a search's hit ends its lanes: found without a scan)
+        return n - 1
     backwards = mask[n - 1::-1]
     last = int(np.argmax(backwards))  # (numpy stops at the first True)
     return n - 1 - last if backwards[last] else -1
@@ -168,8 +180,10 @@ def last_index(mask, n):
 def first_hit(mask, trips):
     """How many lanes run when the loop stops after the first lane where `mask` holds
     (a `break` flag set there)."""
-    first = int(np.argmax(mask[:trips]))
-    return first + 1 if trips and mask[first] else trips
+    if mask.shape[0] != trips:
+        mask = mask[:trips]
+    first = int(mask.argmax())  # (numpy stops at the first True; a chunk has lanes)
+    return first + 1 if mask[first] else trips
 
 
 def last_hit(init, values, mask, n, per_lane):
@@ -194,6 +208,17 @@ def scatter_rows(scatter, buffer, written, indices, rows, mask, n, attrs):
     if not len(rows):
         return buffer, written
     return scatter(buffer, written, indices, rows, **attrs)
+
+
+def scatter_affine(scatter, buffer, written, base, step, dtype, rows, mask, n, attrs):
+    in_order = getattr(scatter, "in_order", None)  # (the kernel's own fast case)
+    if mask is None and step == 1 and in_order is not None:
+        done = in_order(buffer, written, base, rows if rows.shape[0] == n else rows[:n],
+                        **attrs)
+        if done is not None:
+            return done
+    indices = affine_lanes(base, step, rows.shape[0], dtype)
+    return scatter_rows(scatter, buffer, written, indices, rows, mask, n, attrs)
 
 
 def last_hit_scan(init, values, mask, trips):
@@ -237,4 +262,4 @@ def vector_fallback(error):
 GLOBALS = {f.__name__: f for f in (
     bound_trips, check_range, lane_rows, lane_take, affine_lanes, expand_lanes, until_false,
     first_hit, fold, fold_count, fold_scan, last_hit, last_hit_affine, last_hit_scan,
-    append_rows, scatter_rows, advance, broadcast_lanes, vector_fallback)}
+    append_rows, scatter_rows, scatter_affine, advance, broadcast_lanes, vector_fallback)}

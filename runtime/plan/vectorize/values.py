@@ -5,7 +5,9 @@ Contract: the interpreter (interpret.py) gives each value of a loop body one of 
   `numpy` is its source as numpy holds it (kernels read it), `python` its source as a
   Python int or bool where the plan holds it so (else None).
 - `Affine`: an integer `base + step * k` in iteration k of the chunk (a loop counter and
-  the indices made from it); `base` is the source of a Python int, `step` an int.
+  the indices made from it); `base` is the source of a Python int, `step` an int;
+  `origin` `(counter, c)` when `base` is a loop counter's value plus a constant `c`
+  (what lets emit.py see that one range check covers another).
 - `Op`: an op applied to other values (`inputs`), `output` its output index. Element-wise
   ops on lanes, and anything reading a loop variable.
 - `Carried`: loop variable `index` as an iteration starts.
@@ -42,6 +44,8 @@ class Affine:
     base: str
     step: int
     tensor: object
+    # (loop counter's name, c) when base is that counter's value plus the constant c
+    origin: tuple | None = None
 
 
 @dataclass(eq=False)

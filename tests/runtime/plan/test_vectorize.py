@@ -11,6 +11,7 @@ chunk falling back; the others must be left as they are, for the reason given.
 
 import os
 import sys
+import warnings
 
 import numpy as np
 import pytest
@@ -179,6 +180,45 @@ def wraps_int32(x):
     return s
 
 
+def tensor_array_writes(x):
+    """Writes where a condition holds, backwards, and after a write before the loop (the
+    in-order shortcut takes none of them: each is a scatter of its indices)."""
+    n = ag.shape(x)[0]
+    kept = ag.TensorArray(ag.int32, size=n, element_shape=[])
+    backwards = ag.TensorArray(ag.int32, size=n)
+    shifted = ag.TensorArray(ag.int32, size=n + 1).write(0, ag.constant(7))
+    for i in range(n):
+        if x[i] > 0:
+            kept = kept.write(i, x[i])
+        backwards = backwards.write(n - 1 - i, x[i] * 2)
+        shifted = shifted.write(i + 1, x[i] + 1)
+    return kept.stack(), backwards.stack(), shifted.stack()
+
+
+def map_then_read(x):
+    """A map written whole in order (its written mask a shared read-only row), then
+    read, and its first element written again, after the loop."""
+    out = ag.TensorArray(ag.int32, size=ag.shape(x)[0])
+    for i in range(ag.shape(x)[0]):
+        out = out.write(i, x[i] - 1)
+    first = out.read(0)
+    return out.write(0, first * 3).stack(), first
+
+
+def first_values_over(x, t, level):
+    """A `break` setting a lane's value, a counter plus one, and an outer float."""
+    value = ag.constant(-1)
+    where = -1
+    seen = ag.constant(0.5, ag.float32)
+    for i in range(ag.shape(x)[0]):
+        if x[i] > t:
+            value = x[i] * 2
+            where = i + 1
+            seen = level
+            break
+    return value, where, seen
+
+
 VECTORIZED = {
     "sum_even": (sum_even, lambda n: (ints(n),)),
     "count_above": (count_above, lambda n: (ints(n), np.int32(40))),
@@ -203,12 +243,16 @@ VECTORIZED = {
     "subtracts": (subtracts, lambda n: (ints(n),)),
     "wraps_int32": (wraps_int32, lambda n: (ints(n, 2**29, 2**30),)),
     "counts_while_over": (counts_while_over, lambda n: (ints(n, -5, 20),)),
+    "tensor_array_writes": (tensor_array_writes, lambda n: (ints(n),)),
+    "map_then_read": (map_then_read, lambda n: (ints(n),)),
+    "first_values_over": (first_values_over, lambda n: (ints(n), np.int32(97),
+                                                        np.float32(-2.5))),
 }
 
 # Lengths: empty (but where the eager function cannot stack an empty list), one, a few,
 # and several chunks.
 LENGTHS = (0, 1, 7, 3000)
-NEEDS_ONE = {"rows_scaled", "appended_when"}
+NEEDS_ONE = {"rows_scaled", "appended_when", "tensor_array_writes", "map_then_read"}
 
 
 def same(got, want):
@@ -299,6 +343,7 @@ def small_chunks(monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["sum_even", "first_above_break", "running_sum_break",
+                                  "tensor_array_writes", "first_values_over",
                                   "appended_when", "squares_into_tensor_array", "last_above",
                                   "float_sum_masked", "strided_reverse_range"])
 def test_chunk_boundaries(small_chunks, name):
@@ -531,3 +576,82 @@ def test_a_bound_on_the_left_of_the_comparison():
                                 signature=[ag.TensorSpec([None], ag.int32)])
     assert [reason for _, reason in plan.vectorized] == [None]
     assert_same(got, eager(counts_down_from_the_left, (x,)))
+
+
+def offset_set_near_the_top(c):
+    """`found = i + c` where x[k] > t (the last time, and at a `break`), for a counter i
+    running up to the top of int32."""
+    def fn(x, start, t):
+        i = start
+        found = 0
+        first = 0
+        while i < start + ag.shape(x)[0]:
+            if x[i - start] > t:
+                found = i + c
+            i += 1
+        i = start - 1
+        while i < start + ag.shape(x)[0] - 1:
+            i += 1
+            if x[i - start] > t:
+                first = i + c
+                break
+        return found, first, i
+    return fn
+
+
+def offset_set_near_the_bottom(c):
+    """The same for a counter running down to the bottom of int32: `found = i - c`."""
+    def fn(x, start, t):
+        i = start
+        found = 0
+        first = 0
+        while i > start - ag.shape(x)[0]:
+            if x[start - i] > t:
+                found = i - c
+            i -= 1
+        i = start + 1
+        while i > start - ag.shape(x)[0] + 1:
+            i -= 1
+            if x[start - i] > t:
+                first = i - c
+                break
+        return found, first, i
+    return fn
+
+
+@pytest.mark.parametrize("c", [0, 1, 2, 3])
+def test_counter_offsets_at_the_ends_of_the_dtype(c):
+    """A lane value `i + c` the loop would wrap: the counter's own range check covers
+    `i` and `i + 1` (the test's value), so no other check is made for c in (0, 1); for
+    c >= 2 the last lanes leave int32, the chunk falls back and the loop wraps them."""
+    x = np.zeros(100, np.int32)
+    x[-1] = 99  # (the last element hits: its lane is the one that leaves the range)
+    # (the counter's last test value is the dtype's end itself)
+    for make, start in ((offset_set_near_the_top, 2**31 - 1 - 100),
+                        (offset_set_near_the_bottom, -2**31 + 100)):
+        fn = make(c)
+        inputs = (x, np.int32(start), np.int32(50))
+        FALLBACKS.clear()
+        got, plan = staged_function(fn, inputs)
+        assert [reason for _, reason in plan.vectorized] == [None, None]
+        assert len(FALLBACKS) == 2 * (c >= 2)
+        assert_same(got, eager(fn, inputs))
+        assert_same(staged_session(fn, inputs), eager(fn, inputs))
+
+
+def test_warnings_are_silenced_only_where_numpy_may_warn():
+    """A vectorized loop of comparisons and max (NaN compares False, silently) runs
+    without numpy's errstate switch; one whose float sum overflows keeps it: neither
+    warns, as TensorFlow does not."""
+    search = floats(500)
+    search[::7] = np.nan
+    big = np.full(500, 3e38, np.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for fn, inputs, quiet in ((first_above_break, (search, np.float32(1e5)), True),
+                                  (float_max_min, (search,), True),
+                                  (float_sum_masked, (big,), False)):
+            got, plan = staged_function(fn, inputs)
+            assert [reason for _, reason in plan.vectorized] == [None]
+            assert ("set_errstate" not in plan.code) == quiet
+            assert_same(got, eager(fn, inputs))
