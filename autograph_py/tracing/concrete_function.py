@@ -50,6 +50,10 @@ class ConcreteFunction:
         self._output_slots = [i for i, leaf in enumerate(self._flat_outputs)
                               if isinstance(leaf, SymbolicTensor)]
         self._single_tensor = isinstance(structured_outputs, SymbolicTensor)
+        # (the one output's numpy dtype and DType: a result of that dtype, the rule, takes
+        # it without a lookup)
+        self._single_dtype = (structured_outputs.dtype.np_dtype, structured_outputs.dtype) \
+            if self._single_tensor else (None, None)
 
     @property
     def code(self):
@@ -76,8 +80,10 @@ class ConcreteFunction:
                 if isinstance(value, EagerTensor):
                     return value
                 value = _asarray(value)
-            dtype = _DTYPES.get(value.dtype)
-            return EagerTensor(value, dtype if dtype is not None else _dtype_of(value))
+            np_dtype, dtype = self._single_dtype
+            if value.dtype is not np_dtype:
+                dtype = _DTYPES.get(value.dtype) or _dtype_of(value)
+            return EagerTensor(value, dtype)
         return self._structure(values)
 
     def _call_recorded(self, tensors):

@@ -93,27 +93,37 @@ def scatter_range(buffer, written, start, values, dynamic_size, element_shape):
     map: the rows themselves, no index array), else None (the kernel decides)."""
     del dynamic_size  # (growth is past `size`: not this case)
     size = written.shape[0]
-    if start or values.ndim == 0 or values.shape[0] != size or buffer.shape[0] or \
-            not _fits(element_shape, values.shape[1:]):
+    if start or values.ndim == 0 or values.shape[0] != size or buffer.shape[0]:
+        return None
+    element = values.shape[1:]
+    if element_shape != element and not _fits(element_shape, element):
         return None
     # (a kernel's fresh array is the buffer as is; a view, e.g. of an input, is copied)
-    rows = values if values.dtype == buffer.dtype and values.flags.owndata else \
+    rows = values if values.base is None and values.dtype == buffer.dtype else \
         np.array(values, dtype=buffer.dtype)
     return rows, _all_written(size)
 
 
 _EVERY = [np.ones(0, bool)]  # a read-only row of Trues, grown to the largest size asked
+_WRITTEN = {}  # size -> its view of _EVERY[0] (the sizes a program's arrays have)
 
 
 def _all_written(size):
     """A written mask of `size` Trues: a read-only view (np.ones of a bool array costs
-    µs, the view 0.2; no kernel changes its inputs)."""
+    µs, a view a fraction; no kernel changes its inputs)."""
+    mask = _WRITTEN.get(size)
+    if mask is not None:
+        return mask
     every = _EVERY[0]
     if every.shape[0] < size:
         every = np.ones(max(size, 2 * every.shape[0]), bool)
         every.flags.writeable = False
         _EVERY[0] = every
-    return every[:size]
+        _WRITTEN.clear()  # (views of the smaller row would keep it alive)
+    if len(_WRITTEN) >= 64:
+        _WRITTEN.clear()
+    mask = _WRITTEN[size] = every[:size]
+    return mask
 
 
 def _fits(element_shape, element):

@@ -44,11 +44,13 @@ def compile_plan(plan, namer, passes=OPTIONAL):
     # A fed rank-0 number is a 0-d array: operators on it would take numpy's ufunc path
     # (0.4 µs) each time, a loop reading it every iteration; its scalar is read once
     # (as a Python int or bool when the plan holds it so).
+    # (a vectorized loop's kernels read the array itself: a ufunc takes a 0-d array faster
+    # than a scalar)
+    for name, kept in program.feed_arrays.items():
+        lines.append(f"    {kept} = {name}")
     for name, t in dict(zip(plan.feed_names, plan.feed_tensors)).items():
         if name in program.held:
-            kept = program.feed_arrays.get(name)
-            lines.append(f"    {name} = {to_python(name)}" if kept is None else
-                         f"    {kept}, {name} = {name}, {to_python(name)}")
+            lines.append(f"    {name} = {to_python(name)}")
         elif name in program.operands and is_number_scalar(t):
             lines.append(f"    {name} = {name}[()]")
     # (set up, tear down) around the body, in this order

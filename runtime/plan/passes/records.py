@@ -82,7 +82,7 @@ class Program:
     uses_errstate: bool = False                    # folding, fusion: warnings off once
     loops: list = field(default_factory=list)      # vectorize: the While records seen
     helpers: dict = field(default_factory=dict)    # vectorize: helper -> its global
-    # vectorize: a held feed -> the name keeping its array (kernels read it as fed)
+    # vectorize: a rank-0 feed -> the name keeping its array (kernels read it as fed)
     feed_arrays: dict = field(default_factory=dict)
 
     def holds(self, tensor):

@@ -11,6 +11,7 @@ only while it holds), None a `Carried`. Anything the vectorized form cannot run 
 reading values that differ between iterations.
 """
 
+import numpy as np
 from autograph_py.runtime.plan.passes.records import IFS, WHILES
 from autograph_py.runtime.plan.python_scalars import literal, to_numpy
 from autograph_py.runtime.plan.vectorize.values import (
@@ -61,14 +62,29 @@ def outer(program, name, tensor):
     if name in program.constants:
         numpy = program.numpy_constants.get(name, name)
         python = literal(program.constants[name]) if name in program.held else None
+        if tensor.shape.dims == ():  # (a ufunc takes a 0-d array faster than a scalar)
+            numpy = _array_constant(program, numpy)
         return Invariant(numpy, python, tensor)
-    if name in program.held:
-        if name in program.plan.feed_names:  # (the array fed: no conversion back)
-            if name not in program.feed_arrays:
-                program.feed_arrays[name] = program.namer.fresh(f"{name}_array")
-            return Invariant(program.feed_arrays[name], name, tensor)
+    python = name if name in program.held else None
+    if tensor.shape.dims == () and name in program.plan.feed_names:
+        # (the 0-d array fed, which the plan reads as a Python or numpy scalar otherwise)
+        if name not in program.feed_arrays:
+            program.feed_arrays[name] = program.namer.fresh(f"{name}_array")
+        return Invariant(program.feed_arrays[name], python, tensor)
+    if python is not None:
         return Invariant(to_numpy(name, program.held[name]), name, tensor)
     return Invariant(name, None, tensor)
+
+
+def _array_constant(program, name):
+    """The global holding the rank-0 constant `name` (a numpy scalar) as a 0-d array."""
+    key = ("array", name)
+    if key not in program.helpers:
+        value = np.array(program.namespace[name])
+        value.flags.writeable = False
+        program.helpers[key] = program.namer.fresh(f"{name}_array")
+        program.namespace[program.helpers[key]] = value
+    return program.helpers[key]
 
 
 def _python_int(program, name):
