@@ -37,6 +37,10 @@ def run(program):
             except Exception as error:  # a bug here must cost speed, never the program
                 record.vector_reason = f"{INTERNAL_ERROR}: {error!r}"
             program.loops.append(record)
+    # (a feed's array kept only for the loops that ended up reading it)
+    lines = [line for record in program.loops for line in record.vector or ()]
+    program.feed_arrays = {name: kept for name, kept in program.feed_arrays.items()
+                           if any(kept in line for line in lines)}
 
 
 def _inside_vectorized(program, record):
