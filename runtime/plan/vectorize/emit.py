@@ -25,6 +25,7 @@ from autograph_py.runtime.plan.vectorize.values import (
     Invariant,
     Negated,
     Op,
+    constant_int,
     depends_on_carried,
     varies,
 )
@@ -364,13 +365,19 @@ class _Emitter:
         python = getattr(limit, "python", None)
         limit_source = python if python is not None else f"int({self.lanes(limit)[0]})"
         chunk, total = self.fresh("chunk"), self.fresh("total")
-        self.body += [
-            f"{total} = {self.helper('bound_trips')}({kind!r}, {affine.base}, "
-            f"{affine.step}, {limit_source}, {_bounds(affine.tensor)})",
-            f"if {total} < {MIN_TRIPS}:",
-            "    break",
-            f"{self.trips} = min({total}, {chunk})",
-        ]
+        first = FIRST_CHUNK if extra else MAX_CHUNK
+        static = self.static_trips(kind, affine, limit)
+        single = static is not None and MIN_TRIPS <= static <= first
+        if single:  # (one chunk runs every iteration: no bound to compute, no chunk loop)
+            self.body.append(f"{total} = {self.trips} = {static}")
+        else:
+            self.body += [
+                f"{total} = {self.helper('bound_trips')}({kind!r}, {affine.base}, "
+                f"{affine.step}, {limit_source}, {_bounds(affine.tensor)})",
+                f"if {total} < {MIN_TRIPS}:",
+                "    break",
+                f"{self.trips} = min({total}, {chunk})",
+            ]
         self.memo[("range", affine.base, affine.step)] = None  # (bound_trips checks it)
         if affine.origin is not None:
             self.checked.append((*affine.origin, affine.step, affine.tensor.dtype))
@@ -405,21 +412,40 @@ class _Emitter:
             else:
                 sources.append(self.final(j))
         self.body.append(f"{', '.join(targets)} = {', '.join(sources)}")
-        self.body.append(f"{chunk} = min({chunk} * {GROWTH}, {MAX_CHUNK})")
+        if not single:
+            self.body.append(f"{chunk} = min({chunk} * {GROWTH}, {MAX_CHUNK})")
         # (a chunk's arrays are freed as soon as it is done)
         dead = [*self.temporaries, self.trips, self.n, self.more, total,
                 *([self.hit[0]] if self.hit else [])]
         self.body.append(f"del {', '.join(dead)}")
         error = self.fresh("error")
         loop_test = self.names[test]
-        first = FIRST_CHUNK if extra else MAX_CHUNK
+        chunks = [f"        {line}" for line in self.body] if single else [
+            f"        {chunk} = {first}", f"        while {loop_test}:",
+            *(f"            {line}" for line in self.body)]
         return [f"if {loop_test}:",
                 "    try:",
-                f"        {chunk} = {first}",
-                f"        while {loop_test}:",
-                *(f"            {line}" for line in self.body),
+                *chunks,
                 f"    except Exception as {error}:",
                 f"        {self.helper('vector_fallback')}({error})"]
+
+    def static_trips(self, kind, affine, limit):
+        """The iterations the loop runs (bound_trips) when its counter starts at a
+        constant and its bound is one (`for i in range(n)` over a traced length), else
+        None: the lines then need not compute it."""
+        bound = constant_int(limit)
+        if bound is None or affine.origin is None:
+            return None
+        name, c = affine.origin
+        init = self.program.constants.get(self.record.step.inputs[self.names.index(name)])
+        if type(init) is not int:
+            return None
+        info = np.iinfo(affine.tensor.dtype.np_dtype)
+        try:
+            return lane_helpers.bound_trips(kind, init + c, affine.step, bound,
+                                            int(info.min), int(info.max))
+        except lane_helpers.VectorFallback:
+            return None
 
     def advance(self, j, step):
         """Counter j after the chunk's n iterations, as a Python int: plain arithmetic

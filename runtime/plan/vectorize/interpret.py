@@ -12,7 +12,8 @@ reading values that differ between iterations.
 """
 
 import numpy as np
-from autograph_py.runtime.plan.passes.records import IFS, WHILES
+from autograph_py.runtime.plan.expressions import static_value
+from autograph_py.runtime.plan.passes.records import IFS, WHILES, walk
 from autograph_py.runtime.plan.python_scalars import literal, to_numpy
 from autograph_py.runtime.plan.vectorize.values import (
     Affine,
@@ -65,6 +66,11 @@ def outer(program, name, tensor):
         if tensor.shape.dims == ():  # (a ufunc takes a 0-d array faster than a scalar)
             numpy = _array_constant(program, numpy)
         return Invariant(numpy, python, tensor)
+    static = _static_int(program, name) if name in program.held else None
+    if static is not None:  # (`n = shape(x)[0]` of a traced length: a literal bound)
+        held = program.held[name]
+        return Invariant(_array_constant(program, np.array(static, held)), literal(static),
+                         tensor)
     python = name if name in program.held else None
     if tensor.shape.dims == () and name in program.plan.feed_names:
         # (the 0-d array fed, which the plan reads as a Python or numpy scalar otherwise)
@@ -77,14 +83,31 @@ def outer(program, name, tensor):
 
 
 def _array_constant(program, name):
-    """The global holding the rank-0 constant `name` (a numpy scalar) as a 0-d array."""
-    key = ("array", name)
+    """The global holding the rank-0 constant `name` (a numpy scalar's global, or the
+    value itself) as a 0-d array."""
+    value = program.namespace[name] if isinstance(name, str) else name
+    key = ("array", name if isinstance(name, str) else (value.dtype, value.item()))
     if key not in program.helpers:
-        value = np.array(program.namespace[name])
+        value = np.array(value)
         value.flags.writeable = False
-        program.helpers[key] = program.namer.fresh(f"{name}_array")
+        program.helpers[key] = program.namer.fresh(
+            f"{name}_array" if isinstance(name, str) else "constant")
         program.namespace[program.helpers[key]] = value
     return program.helpers[key]
+
+
+def _static_int(program, name):
+    """The int the outer value `name` is when static shapes fix it (`shape(x)[0]`),
+    else None."""
+    producers = program.helpers.get("producers")
+    if producers is None:
+        producers = program.helpers["producers"] = {
+            out: record.op for record in walk(program.block) for out in record.step.outputs}
+    op = producers.get(name)
+    if op is None:
+        return None
+    value = static_value(op, {id(t) for t in program.plan.feed_tensors})
+    return None if value is None or value.dtype.kind not in "iu" else int(value)
 
 
 def _python_int(program, name):

@@ -655,3 +655,21 @@ def test_warnings_are_silenced_only_where_numpy_may_warn():
             assert [reason for _, reason in plan.vectorized] == [None]
             assert ("set_errstate" not in plan.code) == quiet
             assert_same(got, eager(fn, inputs))
+
+
+def test_a_traced_length_runs_one_chunk_without_a_bound():
+    """A counter from a constant to a bound the static shape fixes: the number of
+    iterations is known when the plan is compiled, so one chunk runs them (no bound
+    computed, no chunk loop); an unknown length computes it. Same answers."""
+    x = ints(300)
+    for fn, inputs in ((sum_even, (x,)), (first_above_break, (x, np.int32(97))),
+                       (squares_into_tensor_array, (floats(300),))):
+        known, plan = staged_function(fn, inputs)
+        assert [reason for _, reason in plan.vectorized] == [None]
+        assert "bound_trips" not in plan.code and "while chunk" not in plan.code
+        signature = [ag.TensorSpec([None] * np.ndim(v), ag.as_dtype(np.asarray(v).dtype))
+                     for v in inputs]
+        unknown, plan = staged_function(fn, inputs, signature=signature)
+        assert "bound_trips" in plan.code
+        assert_same(unknown, known)
+        assert_same(known, eager(fn, inputs))
