@@ -8,7 +8,9 @@ many of its iterations run (the counter's bound, and the first lane where the re
 the test fails: a `break`, a `return`), and then assigns every loop variable its value
 after them, all in one statement. A chunk that raises (a kernel's error, a
 `VectorFallback`) assigns nothing: the loop, printed after these lines unchanged, runs
-the remaining iterations one by one, and raises the error where they do.
+the remaining iterations one by one, and raises the error where they do. When the
+counter starts at a constant and its bound is one (a traced length), the number of
+iterations is known here: if one chunk holds them, the lines are that chunk alone.
 Values are held as the plan holds them (runtime/plan/python_scalars.py): a loop
 variable held as a Python scalar is read through its numpy form and assigned `.item()`.
 """
