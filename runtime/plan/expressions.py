@@ -101,23 +101,23 @@ def never_warns(op, arrays=True):
 
 def static_value(op, fed=frozenset()):
     """The value of a single-output op that static shapes and constants fix (the rule of
-    shape inference, runtime/ops/infer.py: `shape(x)`, `shape(x)[0]`, `size(x)` of known
-    shapes, small integer values computed from those and constants), else None: a plan
-    runs only on values of its graph's static shapes, so the kernel could only compute
-    this value (TensorFlow's grappler folds the same). `fed`: the ids of the tensors the
-    plan is fed, whose values are the feeds' (a Session may feed `shape(x)[0]` itself)."""
-    if len(op.outputs) != 1 or op.type == "Const" or op.opdef.stateful or \
-            reads_a_feed(op, fed):
+    shape inference, runtime/constant_values.py: `shape(x)`, `shape(x)[0]`, `size(x)` of
+    known shapes, small integer values computed from those and constants), else None: a
+    plan runs only on values of its graph's static shapes, so the kernel could only
+    compute this value (TensorFlow's grappler folds the same). `fed`: the ids of the
+    tensors the plan is fed, whose values are the feeds' (a Session may feed
+    `shape(x)[0]` itself)."""
+    if len(op.outputs) != 1 or op.type == "Const" or op.opdef.stateful:
         return None
     out = op.outputs[0]
     if op.type == "Fill" and out.shape.is_fully_defined() and not out.shape.num_elements():
         value = np.empty(out.shape.dims, out.dtype.np_dtype)  # (an empty TensorArray's)
-        value.flags.writeable = False
-        return value
-    value = constant_value(op.outputs[0])
-    if value is not None:
-        value = np.array(value, op.outputs[0].dtype.np_dtype)
-        value.flags.writeable = False  # (a plan's constants are shared by its calls)
+    else:
+        value = constant_value(out)
+    if value is None or reads_a_feed(op, fed):  # (the walk only for a value found)
+        return None
+    value = np.array(value, out.dtype.np_dtype)
+    value.flags.writeable = False  # (a plan's constants are shared by its calls)
     return value
 
 
