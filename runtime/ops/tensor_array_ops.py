@@ -66,8 +66,7 @@ def _scatter_kernel(buffer, written, indices, values, dynamic_size, element_shap
     if (indices < 0).any():
         raise IndexError(f"TensorArray write at negative index {int(indices.min())}")
     element = values.shape[1:]
-    if element_shape is not None and not TensorShape(element_shape).is_compatible_with(
-            element):
+    if not _fits(element_shape, element):
         raise ValueError(f"TensorArray element of shape {element} does not match its "
                          f"element_shape {_elements(element_shape)}")
     if buffer.shape[0] and buffer.shape[1:] != element:
@@ -77,7 +76,7 @@ def _scatter_kernel(buffer, written, indices, values, dynamic_size, element_shap
     if isinstance(positions, slice) and positions.start == 0 and positions.stop == rows:
         # every row written at once, in order (a vectorized loop's map): nothing of the
         # old buffer or mask is left
-        return np.array(values, dtype=buffer.dtype), np.ones(rows, bool)
+        return np.array(values, dtype=buffer.dtype), _all_written(rows)
     out = np.zeros((rows, *element), buffer.dtype)
     out[:buffer.shape[0]] = buffer.reshape((buffer.shape[0], *element))
     out[positions] = values

@@ -84,6 +84,7 @@ class Program:
     helpers: dict = field(default_factory=dict)    # vectorize: helper -> its global
     # vectorize: a rank-0 feed -> the name keeping its array (kernels read it as fed)
     feed_arrays: dict = field(default_factory=dict)
+    producers: dict | None = None  # vectorize: value name -> the op making it (on first use)
 
     def holds(self, tensor):
         """Whether a value of `tensor` is held as a Python scalar."""

@@ -16,7 +16,7 @@ variable held as a Python scalar is read through its numpy form and assigned `.i
 """
 
 import numpy as np
-from autograph_py.runtime.plan.python_scalars import to_numpy
+from autograph_py.runtime.plan.python_scalars import dtype_range, to_numpy
 from autograph_py.runtime.plan.vectorize import lanes as lane_helpers
 from autograph_py.runtime.plan.vectorize.interpret import INDEXING, NotVectorizable
 from autograph_py.runtime.plan.vectorize.updates import FOLDS
@@ -168,9 +168,13 @@ class _Emitter:
         key = ("range", value.base, value.step)
         if key in self.memo or self.in_range(value.origin, value.step, value.tensor):
             return
-        self.memo[key] = None
         self.body.append(f"{self.helper('check_range')}({value.base}, {value.step}, "
                          f"{self.trips}, {_bounds(value.tensor)})")
+        self.mark_checked(value)
+
+    def mark_checked(self, value):
+        """The range of the Affine `value`'s lanes is checked (by a line, or bound_trips)."""
+        self.memo[("range", value.base, value.step)] = None
         if value.origin is not None:
             self.checked.append((*value.origin, value.step, value.tensor.dtype))
 
@@ -380,9 +384,7 @@ class _Emitter:
                 "    break",
                 f"{self.trips} = min({total}, {chunk})",
             ]
-        self.memo[("range", affine.base, affine.step)] = None  # (bound_trips checks it)
-        if affine.origin is not None:
-            self.checked.append((*affine.origin, affine.step, affine.tensor.dtype))
+        self.mark_checked(affine)  # (by bound_trips, or here when the count is static)
         flag = self.break_flag(extra)
         if flag is not None:  # (the first lane its mask holds in, without the scan)
             j, mask = flag
@@ -442,10 +444,9 @@ class _Emitter:
         init = self.program.constants.get(self.record.step.inputs[self.names.index(name)])
         if type(init) is not int:
             return None
-        info = np.iinfo(affine.tensor.dtype.np_dtype)
         try:
             return lane_helpers.bound_trips(kind, init + c, affine.step, bound,
-                                            int(info.min), int(info.max))
+                                            *dtype_range(affine.tensor.dtype.np_dtype))
         except lane_helpers.VectorFallback:
             return None
 
@@ -614,8 +615,8 @@ def _counter_bound(value):
 
 def _bounds(tensor):
     """`low, high`: the range of an integer tensor's dtype, as source."""
-    info = np.iinfo(tensor.dtype.np_dtype)
-    return f"{info.min}, {info.max}"
+    low, high = dtype_range(tensor.dtype.np_dtype)
+    return f"{low}, {high}"
 
 
 def _identity(fold, np_dtype):

@@ -59,18 +59,18 @@ def interpret(program, record, roles):
 
 
 def outer(program, name, tensor):
-    """A value made outside the loop, as the body reads it."""
+    """A value made outside the loop, as the body reads it (a rank-0 number that kernels
+    read as a 0-d array: a ufunc takes one faster than a scalar)."""
     if name in program.constants:
         numpy = program.numpy_constants.get(name, name)
         python = literal(program.constants[name]) if name in program.held else None
-        if tensor.shape.dims == ():  # (a ufunc takes a 0-d array faster than a scalar)
-            numpy = _array_constant(program, numpy)
+        if tensor.shape.dims == ():
+            numpy = _array_constant(program, program.namespace[numpy], numpy)
         return Invariant(numpy, python, tensor)
     static = _static_int(program, name) if name in program.held else None
     if static is not None:  # (`n = shape(x)[0]` of a traced length: a literal bound)
-        held = program.held[name]
-        return Invariant(_array_constant(program, np.array(static, held)), literal(static),
-                         tensor)
+        return Invariant(_array_constant(program, np.array(static, program.held[name])),
+                         literal(static), tensor)
     python = name if name in program.held else None
     if tensor.shape.dims == () and name in program.plan.feed_names:
         # (the 0-d array fed, which the plan reads as a Python or numpy scalar otherwise)
@@ -82,16 +82,14 @@ def outer(program, name, tensor):
     return Invariant(name, None, tensor)
 
 
-def _array_constant(program, name):
-    """The global holding the rank-0 constant `name` (a numpy scalar's global, or the
-    value itself) as a 0-d array."""
-    value = program.namespace[name] if isinstance(name, str) else name
-    key = ("array", name if isinstance(name, str) else (value.dtype, value.item()))
+def _array_constant(program, value, base="constant"):
+    """The global holding the rank-0 `value` as a read-only 0-d array: one per value
+    (its bits: -0.0 is not 0.0)."""
+    value = np.array(value)
+    key = ("array", value.dtype, value.tobytes())
     if key not in program.helpers:
-        value = np.array(value)
         value.flags.writeable = False
-        program.helpers[key] = program.namer.fresh(
-            f"{name}_array" if isinstance(name, str) else "constant")
+        program.helpers[key] = program.namer.fresh(f"{base}_array")
         program.namespace[program.helpers[key]] = value
     return program.helpers[key]
 
@@ -99,11 +97,10 @@ def _array_constant(program, name):
 def _static_int(program, name):
     """The int the outer value `name` is when static shapes fix it (`shape(x)[0]`),
     else None."""
-    producers = program.helpers.get("producers")
-    if producers is None:
-        producers = program.helpers["producers"] = {
-            out: record.op for record in walk(program.block) for out in record.step.outputs}
-    op = producers.get(name)
+    if program.producers is None:
+        program.producers = {out: record.op for record in walk(program.block)
+                             for out in record.step.outputs}
+    op = program.producers.get(name)
     if op is None:
         return None
     value = static_value(op, {id(t) for t in program.plan.feed_tensors})

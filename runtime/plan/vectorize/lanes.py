@@ -49,6 +49,7 @@ its inputs.
 """
 
 import numpy as np
+from autograph_py.runtime.plan.python_scalars import dtype_range
 
 FALLBACKS = []  # (error) of each chunk that fell back, the last 100
 
@@ -104,8 +105,7 @@ _RANGES = {}  # dtype -> (lowest, highest): np.iinfo costs a µs a call
 def affine_lanes(base, step, trips, dtype):
     bounds = _RANGES.get(dtype)
     if bounds is None:
-        info = np.iinfo(dtype)
-        bounds = _RANGES[dtype] = (int(info.min), int(info.max))
+        bounds = _RANGES[dtype] = dtype_range(dtype)
     check_range(base, step, trips, *bounds)
     return np.arange(base, base + step * trips, step, dtype=dtype)[:trips]
 

@@ -205,6 +205,16 @@ def map_then_read(x):
     return out.write(0, first * 3).stack(), first
 
 
+def signed_zeros(x):
+    """Two constants equal as numbers, not as bits (0.0 and -0.0): each its own lanes."""
+    s = ag.constant(-0.0, ag.float32)
+    t = ag.constant(-0.0, ag.float32)
+    for v in x:
+        s += ag.abs(v) * 0.0
+        t += ag.abs(v) * -0.0
+    return s, t
+
+
 def first_values_over(x, t, level):
     """A `break` setting a lane's value, a counter plus one, and an outer float."""
     value = ag.constant(-1)
@@ -245,6 +255,7 @@ VECTORIZED = {
     "counts_while_over": (counts_while_over, lambda n: (ints(n, -5, 20),)),
     "tensor_array_writes": (tensor_array_writes, lambda n: (ints(n),)),
     "map_then_read": (map_then_read, lambda n: (ints(n),)),
+    "signed_zeros": (signed_zeros, lambda n: (floats(n),)),
     "first_values_over": (first_values_over, lambda n: (ints(n), np.int32(97),
                                                         np.float32(-2.5))),
 }
